@@ -1,0 +1,26 @@
+/**
+ * Loading the `mcpServers` config file that Claude Desktop, Cursor and VS Code use.
+ *
+ * @since 0.1.0
+ */
+
+/**
+ * The decoded config types and `parse` / `load`.
+ *
+ * @since 0.1.0
+ */
+export * as McpConfig from "./McpConfig.ts"
+
+/**
+ * The tagged errors of config loading, and their union `ConfigError`.
+ *
+ * @since 0.1.0
+ */
+export * as ConfigError from "./ConfigError.ts"
+
+/**
+ * `${VAR}` / `${VAR:-default}` / `$$` expansion against an explicit environment record.
+ *
+ * @since 0.1.0
+ */
+export * as EnvExpansion from "./EnvExpansion.ts"

@@ -1,0 +1,382 @@
+/**
+ * A small hand-written JSON scanner that validates RFC 8259 text and finds duplicate object keys.
+ *
+ * `JSON.parse` silently keeps the last of two equal keys; for a config file that is a silent overwrite of a
+ * server. The scanner walks the text once with an explicit stack (deep nesting cannot overflow the call stack),
+ * tracks line numbers, decodes key escapes (so `"a"` and `"\u0061"` are the same key, as for `JSON.parse`) and
+ * reports every repeated key with the lines of both occurrences. It never builds the parsed value and never
+ * copies string contents into its results except decoded keys.
+ *
+ * @since 0.1.0
+ */
+import { Result } from "effect"
+
+/**
+ * One step of a JSON path: an object key or an array index.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type PathSegment = string | number
+
+/**
+ * A key that occurs twice in the same object.
+ *
+ * `path` leads to the object that holds the key (empty for the top-level object). Lines are 1-based.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface DuplicateKey {
+  readonly path: ReadonlyArray<PathSegment>
+  readonly key: string
+  readonly firstLine: number
+  readonly secondLine: number
+}
+
+/**
+ * Why the text is not JSON, and where (a 0-based UTF-16 offset into the text).
+ *
+ * `reason` describes what was expected; it never quotes the text itself.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SyntaxIssue {
+  readonly offset: number
+  readonly reason: string
+}
+
+/**
+ * A 1-based line and column (the column counts UTF-16 code units, as editors do).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Position {
+  readonly line: number
+  readonly column: number
+}
+
+/**
+ * Converts a 0-based offset into a 1-based line and column. Lines end at `\n` (so `\r\n` counts once).
+ *
+ * @since 0.1.0
+ * @category positions
+ */
+export const lineColumn = (text: string, offset: number): Position => {
+  const end = Math.max(0, Math.min(offset, text.length))
+  let line = 1
+  let lineStart = 0
+  for (let i = 0; i < end; i++) {
+    if (text.charCodeAt(i) === LF) {
+      line++
+      lineStart = i + 1
+    }
+  }
+  return { line, column: end - lineStart + 1 }
+}
+
+/**
+ * Scans `text` as one JSON value: succeeds with every duplicate key (in document order of the second
+ * occurrence), or fails with the first syntax issue.
+ *
+ * @since 0.1.0
+ * @category scanning
+ */
+export const scan = (text: string): Result.Result<ReadonlyArray<DuplicateKey>, SyntaxIssue> => new Scanner(text).run()
+
+// ---------------------------------------------------------------------------------------------------------------
+
+const LF = 0x0a
+const CR = 0x0d
+const TAB = 0x09
+const SPACE = 0x20
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+const COMMA = 0x2c
+const COLON = 0x3a
+const MINUS = 0x2d
+const PLUS = 0x2b
+const DOT = 0x2e
+const ZERO = 0x30
+const NINE = 0x39
+const OPEN_BRACE = 0x7b
+const CLOSE_BRACE = 0x7d
+const OPEN_BRACKET = 0x5b
+const CLOSE_BRACKET = 0x5d
+
+/** A path kept as a linked list so entering a container is O(1); materialized only for a report. */
+interface PathNode {
+  readonly parent: PathNode | undefined
+  readonly segment: PathSegment
+}
+
+interface ObjectFrame {
+  readonly kind: "object"
+  readonly path: PathNode | undefined
+  readonly keys: Map<string, number>
+  key: string
+}
+
+interface ArrayFrame {
+  readonly kind: "array"
+  readonly path: PathNode | undefined
+  index: number
+}
+
+type Frame = ObjectFrame | ArrayFrame
+
+type State = "value" | "valueOrEnd" | "key" | "keyOrEnd" | "afterValue"
+
+class SyntaxFailure {
+  readonly issue: SyntaxIssue
+  constructor(issue: SyntaxIssue) {
+    this.issue = issue
+  }
+}
+
+const materialize = (node: PathNode | undefined): ReadonlyArray<PathSegment> => {
+  const out: Array<PathSegment> = []
+  for (let n = node; n !== undefined; n = n.parent) out.push(n.segment)
+  return out.reverse()
+}
+
+const isDigit = (c: number): boolean => c >= ZERO && c <= NINE
+
+const hexValue = (c: number): number => {
+  if (c >= ZERO && c <= NINE) return c - ZERO
+  if (c >= 0x41 && c <= 0x46) return c - 0x41 + 10
+  if (c >= 0x61 && c <= 0x66) return c - 0x61 + 10
+  return -1
+}
+
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  "\"": "\"",
+  "\\": "\\",
+  "/": "/",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t"
+}
+
+class Scanner {
+  private i = 0
+  private line = 1
+  private readonly stack: Array<Frame> = []
+  private readonly duplicates: Array<DuplicateKey> = []
+  private readonly text: string
+
+  constructor(text: string) {
+    this.text = text
+  }
+
+  run(): Result.Result<ReadonlyArray<DuplicateKey>, SyntaxIssue> {
+    const outcome = this.loop()
+    return outcome instanceof SyntaxFailure ? Result.fail(outcome.issue) : Result.succeed(this.duplicates)
+  }
+
+  private loop(): SyntaxFailure | undefined {
+    const text = this.text
+    let state: State = "value"
+    for (;;) {
+      this.skipWhitespace()
+      const c = this.i < text.length ? text.charCodeAt(this.i) : -1
+      switch (state) {
+        case "valueOrEnd":
+        case "value": {
+          if (state === "valueOrEnd" && c === CLOSE_BRACKET) {
+            this.stack.pop()
+            this.i++
+            state = "afterValue"
+            break
+          }
+          const failure = this.value(c)
+          if (failure !== undefined) return failure
+          // `value` pushed a frame for `{` / `[`; what may follow an opener differs from a finished value.
+          state = c === OPEN_BRACE ? "keyOrEnd" : c === OPEN_BRACKET ? "valueOrEnd" : "afterValue"
+          break
+        }
+        case "keyOrEnd":
+        case "key": {
+          if (state === "keyOrEnd" && c === CLOSE_BRACE) {
+            this.stack.pop()
+            this.i++
+            state = "afterValue"
+            break
+          }
+          if (c === -1) return this.fail(this.i, "expected a property name but the text ended")
+          if (c !== QUOTE) return this.fail(this.i, "expected a double-quoted property name")
+          const keyLine = this.line
+          const key = this.string(true)
+          if (key instanceof SyntaxFailure) return key
+          const frame = this.stack[this.stack.length - 1]
+          if (frame === undefined || frame.kind !== "object") return this.fail(this.i, "internal scanner state error")
+          const firstLine = frame.keys.get(key)
+          if (firstLine === undefined) frame.keys.set(key, keyLine)
+          else this.duplicates.push({ path: materialize(frame.path), key, firstLine, secondLine: keyLine })
+          frame.key = key
+          this.skipWhitespace()
+          if (this.i >= text.length || text.charCodeAt(this.i) !== COLON) {
+            return this.fail(this.i, "expected ':' after a property name")
+          }
+          this.i++
+          state = "value"
+          break
+        }
+        case "afterValue": {
+          const top = this.stack[this.stack.length - 1]
+          if (top === undefined) {
+            return c === -1 ? undefined : this.fail(this.i, "unexpected text after the end of the JSON value")
+          }
+          if (c === COMMA) {
+            this.i++
+            if (top.kind === "object") {
+              state = "key"
+            } else {
+              top.index++
+              state = "value"
+            }
+          } else if (top.kind === "object" && c === CLOSE_BRACE) {
+            this.stack.pop()
+            this.i++
+          } else if (top.kind === "array" && c === CLOSE_BRACKET) {
+            this.stack.pop()
+            this.i++
+          } else if (c === -1) {
+            return this.fail(this.i, `the text ended before the ${top.kind} was closed`)
+          } else {
+            return this.fail(
+              this.i,
+              top.kind === "object"
+                ? "expected ',' or '}' after a property value"
+                : "expected ',' or ']' after an array element"
+            )
+          }
+          break
+        }
+      }
+    }
+  }
+
+  /** Consumes one scalar value, or the opener of a container (pushing its frame). */
+  private value(c: number): SyntaxFailure | undefined {
+    if (c === -1) return this.fail(this.i, "expected a value but the text ended")
+    if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      const path = this.childPath()
+      this.stack.push(
+        c === OPEN_BRACE ? { kind: "object", path, keys: new Map(), key: "" } : { kind: "array", path, index: 0 }
+      )
+      this.i++
+      return undefined
+    }
+    if (c === QUOTE) {
+      const s = this.string(false)
+      return s instanceof SyntaxFailure ? s : undefined
+    }
+    if (c === MINUS || isDigit(c)) return this.number()
+    if (c === 0x74) return this.literal("true")
+    if (c === 0x66) return this.literal("false")
+    if (c === 0x6e) return this.literal("null")
+    return this.fail(this.i, "expected a value (object, array, string, number, true, false or null)")
+  }
+
+  private childPath(): PathNode | undefined {
+    const top = this.stack[this.stack.length - 1]
+    if (top === undefined) return undefined
+    return { parent: top.path, segment: top.kind === "object" ? top.key : top.index }
+  }
+
+  private skipWhitespace(): void {
+    const text = this.text
+    for (; this.i < text.length; this.i++) {
+      const c = text.charCodeAt(this.i)
+      if (c === LF) this.line++
+      else if (c !== SPACE && c !== TAB && c !== CR) return
+    }
+  }
+
+  private literal(word: string): SyntaxFailure | undefined {
+    for (let k = 0; k < word.length; k++) {
+      if (this.text.charCodeAt(this.i + k) !== word.charCodeAt(k)) {
+        return this.fail(this.i + k, `expected '${word}'`)
+      }
+    }
+    this.i += word.length
+    return undefined
+  }
+
+  private number(): SyntaxFailure | undefined {
+    const text = this.text
+    if (text.charCodeAt(this.i) === MINUS) this.i++
+    if (text.charCodeAt(this.i) === ZERO) {
+      this.i++
+      if (isDigit(text.charCodeAt(this.i))) return this.fail(this.i, "a number must not have a leading zero")
+    } else if (isDigit(text.charCodeAt(this.i))) {
+      while (isDigit(text.charCodeAt(this.i))) this.i++
+    } else {
+      return this.fail(this.i, "expected a digit")
+    }
+    if (text.charCodeAt(this.i) === DOT) {
+      this.i++
+      if (!isDigit(text.charCodeAt(this.i))) return this.fail(this.i, "expected a digit after the decimal point")
+      while (isDigit(text.charCodeAt(this.i))) this.i++
+    }
+    const e = text.charCodeAt(this.i)
+    if (e === 0x65 || e === 0x45) {
+      this.i++
+      const sign = text.charCodeAt(this.i)
+      if (sign === PLUS || sign === MINUS) this.i++
+      if (!isDigit(text.charCodeAt(this.i))) return this.fail(this.i, "expected a digit in the exponent")
+      while (isDigit(text.charCodeAt(this.i))) this.i++
+    }
+    return undefined
+  }
+
+  /** Consumes a string starting at the opening quote; returns its decoded text when `decode` is set. */
+  private string(decode: boolean): string | SyntaxFailure {
+    const text = this.text
+    this.i++
+    let out = ""
+    let chunkStart = this.i
+    for (;;) {
+      if (this.i >= text.length) return this.fail(this.i, "unterminated string")
+      const c = text.charCodeAt(this.i)
+      if (c === QUOTE) {
+        if (decode) out += text.slice(chunkStart, this.i)
+        this.i++
+        return out
+      }
+      if (c < SPACE) return this.fail(this.i, "control character inside a string (escape it)")
+      if (c !== BACKSLASH) {
+        this.i++
+        continue
+      }
+      if (decode) out += text.slice(chunkStart, this.i)
+      const escapeStart = this.i
+      const kind = text.charAt(this.i + 1)
+      if (kind === "u") {
+        let code = 0
+        for (let k = 2; k < 6; k++) {
+          const h = hexValue(text.charCodeAt(this.i + k))
+          if (h < 0) return this.fail(this.i + k, "expected four hex digits after \\u")
+          code = code * 16 + h
+        }
+        if (decode) out += String.fromCharCode(code)
+        this.i += 6
+      } else {
+        const simple = SIMPLE_ESCAPES[kind]
+        if (simple === undefined) return this.fail(escapeStart + 1, "invalid escape sequence in a string")
+        if (decode) out += simple
+        this.i += 2
+      }
+      chunkStart = this.i
+    }
+  }
+
+  private fail(offset: number, reason: string): SyntaxFailure {
+    return new SyntaxFailure({ offset, reason })
+  }
+}
