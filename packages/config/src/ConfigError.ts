@@ -27,9 +27,19 @@ export class ConfigFileNotFound extends Schema.TaggedError<ConfigFileNotFound>(
   }
 }
 
+/** Plain words for the platform's error kinds a person is likely to meet when reading a file. */
+const READ_FAILURES: Readonly<Record<string, string>> = {
+  PermissionDenied: "permission denied",
+  BadResource: "it is not a readable file (is it a directory?)",
+  BadArgument: "the path or its encoding is invalid",
+  InvalidData: "its contents are not valid text",
+  Busy: "the file is busy",
+  TimedOut: "reading timed out"
+}
+
 /**
  * The config file exists but could not be read (permissions, a directory, an I/O error).
- * `reason` is the platform's error kind, e.g. `PermissionDenied`.
+ * `reason` is the platform's error kind (e.g. `PermissionDenied`), put into words in the message.
  *
  * @since 0.1.0
  * @category errors
@@ -42,7 +52,7 @@ export class ConfigFileUnreadable extends Schema.TaggedError<ConfigFileUnreadabl
   cause: Schema.optional(Schema.Defect())
 }) {
   override get message(): string {
-    return `${describeFile(this.path)} could not be read (${this.reason}).`
+    return `${describeFile(this.path)} could not be read: ${READ_FAILURES[this.reason] ?? this.reason}.`
   }
 }
 

@@ -280,7 +280,7 @@ class Scanner {
     if (c === 0x74) return this.literal("true")
     if (c === 0x66) return this.literal("false")
     if (c === 0x6e) return this.literal("null")
-    return this.fail(this.i, "expected a value (object, array, string, number, true, false or null)")
+    return this.unexpected()
   }
 
   private childPath(): PathNode | undefined {
@@ -298,14 +298,22 @@ class Scanner {
     }
   }
 
+  /** Consumes `true`, `false` or `null`; anything else starting with the same letter is unquoted text. */
   private literal(word: string): SyntaxFailure | undefined {
-    for (let k = 0; k < word.length; k++) {
-      if (this.text.charCodeAt(this.i + k) !== word.charCodeAt(k)) {
-        return this.fail(this.i + k, `expected '${word}'`)
-      }
-    }
+    if (!this.text.startsWith(word, this.i)) return this.unexpected()
     this.i += word.length
     return undefined
+  }
+
+  private unexpected(): SyntaxFailure {
+    const c = this.text.charCodeAt(this.i)
+    const wordLike = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x27 || c === 0x5f
+    return this.fail(
+      this.i,
+      wordLike
+        ? "expected a value (text must be in double quotes)"
+        : "expected a value (object, array, string, number, true, false or null)"
+    )
   }
 
   private number(): SyntaxFailure | undefined {
