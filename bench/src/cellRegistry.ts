@@ -1,0 +1,30 @@
+/**
+ * Every benchmark cell, in report order.
+ *
+ * @since 0.0.0
+ */
+import type { Cell } from "./Cell.ts"
+import { makeCallCell } from "./cells/callCell.ts"
+import { heapCell } from "./cells/heapCell.ts"
+import { importCell } from "./cells/importCell.ts"
+import { lifecycleCell } from "./cells/lifecycleCell.ts"
+import { listScanCell } from "./cells/listScanCell.ts"
+import { managerCells } from "./cells/managerCells.ts"
+
+/**
+ * The cells: tools/call at concurrency 1 and 64 with 64 B and 64 KiB payloads, the 2,000-tool scan,
+ * startup/shutdown, import time, heap, then the (future) manager cells.
+ *
+ * @since 0.0.0
+ */
+export const cells: ReadonlyArray<Cell> = [
+  makeCallCell({ concurrency: 1, payloadBytes: 64, payloadLabel: "64B" }),
+  makeCallCell({ concurrency: 64, payloadBytes: 64, payloadLabel: "64B" }),
+  makeCallCell({ concurrency: 1, payloadBytes: 64 * 1024, payloadLabel: "64KiB" }),
+  makeCallCell({ concurrency: 64, payloadBytes: 64 * 1024, payloadLabel: "64KiB" }),
+  listScanCell,
+  lifecycleCell,
+  importCell,
+  heapCell,
+  ...managerCells
+]

@@ -1,0 +1,72 @@
+/**
+ * The import-time cell: a fresh `node` process imports the client's library modules, timed inside it.
+ *
+ * @since 0.0.0
+ */
+import { spawn } from "node:child_process"
+import { fileURLToPath } from "node:url"
+import type { Cell, CellContext, Measurement } from "../Cell.ts"
+import type { ClientAdapter } from "../ClientAdapter.ts"
+import { median } from "../Stats.ts"
+
+/** The bench package folder: bare specifiers resolve from its node_modules. */
+const benchDir = fileURLToPath(new URL("../../", import.meta.url))
+
+const SCRIPT = "const t = performance.now();" +
+  " for (const m of JSON.parse(process.env.BENCH_MODULES)) await import(m);" +
+  " process.stdout.write(String(performance.now() - t))"
+
+/**
+ * Runs one fresh `node --input-type=module -e` that imports `modules` in order; resolves with the in-process
+ * import time and the whole process's wall time (spawn → exit), both in ms.
+ *
+ * @since 0.0.0
+ */
+export const timeImport = (modules: ReadonlyArray<string>): Promise<{ importMs: number; processMs: number }> =>
+  new Promise((resolve, reject) => {
+    const start = performance.now()
+    const child = spawn(process.execPath, ["--input-type=module", "-e", SCRIPT], {
+      cwd: benchDir,
+      env: { ...process.env, BENCH_MODULES: JSON.stringify(modules) },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let out = ""
+    let err = ""
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => out += chunk)
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => err += chunk)
+    child.on("error", reject)
+    child.on("close", (code) => {
+      const processMs = performance.now() - start
+      const importMs = Number(out)
+      if (code !== 0 || !Number.isFinite(importMs)) {
+        reject(new Error(`importing ${modules.join(", ")} failed (exit ${code}): ${err.slice(-500)}`))
+      } else {
+        resolve({ importMs, processMs })
+      }
+    })
+  })
+
+/**
+ * `importRepeats` fresh processes per client per round; medians of import ms and process ms.
+ *
+ * @since 0.0.0
+ */
+export const importCell: Cell = {
+  id: "import",
+  title: "import time (fresh node process)",
+  once: false,
+  metrics: [
+    { key: "importMs", label: "import ms (in process)", digits: 1, ratio: false },
+    { key: "processMs", label: "node -e wall ms (spawn → exit)", digits: 1, ratio: false }
+  ],
+  run: async (adapter: ClientAdapter, context: CellContext): Promise<Measurement> => {
+    const imports: Array<number> = []
+    const processes: Array<number> = []
+    for (let i = 0; i < context.config.importRepeats; i++) {
+      const timing = await timeImport(adapter.modules)
+      imports.push(timing.importMs)
+      processes.push(timing.processMs)
+    }
+    return { importMs: median(imports), processMs: median(processes) }
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Every known client adapter, loaded lazily so that a process only imports the libraries it benchmarks.
+ *
+ * @since 0.0.0
+ */
+import type { ClientAdapter } from "../ClientAdapter.ts"
+
+/**
+ * A registered client: its id, whether it runs by default, and how to load its adapter module.
+ *
+ * @since 0.0.0
+ */
+export interface ClientEntry {
+  readonly id: string
+  /** `false` for a slot whose adapter is not wired yet: listed in the report, never run by default. */
+  readonly wired: boolean
+  readonly load: () => Promise<ClientAdapter>
+}
+
+/**
+ * The registry, in default order. `raw` must stay: every ratio is taken against it.
+ *
+ * @since 0.0.0
+ */
+export const clientEntries: ReadonlyArray<ClientEntry> = [
+  { id: "raw", wired: true, load: () => import("./raw.ts").then((m) => m.adapter) },
+  { id: "raw-batched", wired: true, load: () => import("./rawBatched.ts").then((m) => m.adapter) },
+  { id: "sdk", wired: true, load: () => import("./sdk.ts").then((m) => m.adapter) },
+  { id: "effect", wired: true, load: () => import("./effect.ts").then((m) => m.adapter) },
+  // Excluded from the default list: `fleet.ts` throws "not wired yet" until @mcp-fleet/transport is wired in.
+  { id: "fleet", wired: false, load: () => import("./fleet.ts").then((m) => m.adapter) },
+  // An optional extra: coalescing per microtask instead of per event-loop turn (`--clients=...,raw-microtask`).
+  { id: "raw-microtask", wired: true, load: () => import("./rawMicrotask.ts").then((m) => m.adapter) }
+]
+
+/**
+ * The ids run when `--clients` is not given.
+ *
+ * @since 0.0.0
+ */
+export const defaultClientIds: ReadonlyArray<string> = ["raw", "raw-batched", "sdk", "effect"]
+
+/**
+ * Looks up one entry by id.
+ *
+ * @since 0.0.0
+ */
+export const findClient = (id: string): ClientEntry | undefined => clientEntries.find((entry) => entry.id === id)
