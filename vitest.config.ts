@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ["packages/*/test/**/*.test.ts"],
     testTimeout: 30_000,
-    hookTimeout: 30_000
+    hookTimeout: 30_000,
+    // Fails the run if a fake MCP server process outlives the tests (see packages/testing/README.md).
+    globalSetup: ["packages/testing/test/leakGuard.globalSetup.ts"]
   }
 })

@@ -1,1 +1,14 @@
-export {}
+/**
+ * @since 0.1.0
+ */
+export * as FakeServer from "./FakeServer.ts"
+
+/**
+ * @since 0.1.0
+ */
+export * as LeakGuard from "./LeakGuard.ts"
+
+/**
+ * @since 0.1.0
+ */
+export * as TestingError from "./TestingError.ts"

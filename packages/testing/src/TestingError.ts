@@ -1,0 +1,57 @@
+/**
+ * The typed errors of the test kit.
+ *
+ * @since 0.1.0
+ */
+import { Schema } from "effect"
+
+/**
+ * One process seen in the process table: its pid and its full command line.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const ProcessEntry = Schema.Struct({
+  pid: Schema.Number,
+  args: Schema.String
+})
+
+/**
+ * One process seen in the process table.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ProcessEntry = typeof ProcessEntry.Type
+
+/**
+ * Fake MCP server processes were still running when a test run ended. They have been killed by the
+ * time this error is raised; the message names each one (pid and command line).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class LeakedProcesses extends Schema.TaggedError<LeakedProcesses>()("LeakedProcesses", {
+  processes: Schema.Array(ProcessEntry)
+}) {
+  override get message(): string {
+    const list = this.processes.map((p) => `  pid ${p.pid}: ${p.args}`).join("\n")
+    return `${this.processes.length} fake MCP server process(es) were still running after the tests and have been ` +
+      `killed; a test did not reap what it spawned:\n${list}`
+  }
+}
+
+/**
+ * The process table could not be read (running `ps` failed or printed nothing usable).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ProcessScanFailed extends Schema.TaggedError<ProcessScanFailed>()("ProcessScanFailed", {
+  reason: Schema.String,
+  cause: Schema.optional(Schema.Defect())
+}) {
+  override get message(): string {
+    return `Could not list running processes with ps: ${this.reason}.`
+  }
+}
