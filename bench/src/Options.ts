@@ -51,10 +51,10 @@ export const presets: Record<"quick" | "full", Omit<RunConfig, "preset" | "clien
     cellTimeoutMs: 60_000
   },
   full: {
-    rounds: 5,
+    rounds: 6,
     warmupMs: 300,
-    callMs: 1_500,
-    listMs: 1_500,
+    callMs: 1_000,
+    listMs: 1_000,
     lifecycleRepeats: 5,
     importRepeats: 2,
     heapCalls: 100_000,

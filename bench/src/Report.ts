@@ -108,6 +108,12 @@ export const renderReport = (input: {
     }
   }
   lines.push("")
+  lines.push(
+    "Client CPU is `process.cpuUsage()` of the harness process over the measured window ÷ calls. Server CPU is " +
+      "the echo server's own CPU since its first call ÷ calls (warm-up included); its busy % is that CPU ÷ the " +
+      "wall time from its first to its last call: well under 100 % means the server was not the bottleneck."
+  )
+  lines.push("")
   for (const id of input.unwired) lines.push(`- \`${id}\`: not wired yet (see bench/src/clients/${id}.ts).`)
   for (const failure of failures) lines.push(`- failed: ${failure}`)
   for (const note of result.notes) lines.push(`- ${note}`)

@@ -29,8 +29,8 @@ export const clientEntries: ReadonlyArray<ClientEntry> = [
   { id: "effect", wired: true, load: () => import("./effect.ts").then((m) => m.adapter) },
   // Excluded from the default list: `fleet.ts` throws "not wired yet" until @mcp-fleet/transport is wired in.
   { id: "fleet", wired: false, load: () => import("./fleet.ts").then((m) => m.adapter) },
-  // An optional extra: coalescing per microtask instead of per event-loop turn (`--clients=...,raw-microtask`).
-  { id: "raw-microtask", wired: true, load: () => import("./rawMicrotask.ts").then((m) => m.adapter) }
+  // An optional extra: coalescing per event-loop turn instead of per microtask (`--clients=...,raw-immediate`).
+  { id: "raw-immediate", wired: true, load: () => import("./rawImmediate.ts").then((m) => m.adapter) }
 ]
 
 /**
