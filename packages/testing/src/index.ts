@@ -12,3 +12,6 @@ export * as LeakGuard from "./LeakGuard.ts"
  * @since 0.1.0
  */
 export * as TestingError from "./TestingError.ts"
+
+/** @since 0.1.0 */
+export * as FakeSpawner from "./FakeSpawner.ts"

@@ -1,1 +1,17 @@
-export {}
+/**
+ * `@mcp-fleet/transport`: one MCP client = JSON-RPC 2.0 over a child process's stdin/stdout, as a scoped
+ * Effect resource.
+ *
+ * @since 0.1.0
+ */
+
+/** @since 0.1.0 */
+export * as McpClient from "./McpClient.ts"
+/** @since 0.1.0 */
+export * as McpClientOptions from "./McpClientOptions.ts"
+/** @since 0.1.0 */
+export * as McpError from "./McpError.ts"
+/** @since 0.1.0 */
+export * as Protocol from "./Protocol.ts"
+/** @since 0.1.0 */
+export * as Tool from "./Tool.ts"

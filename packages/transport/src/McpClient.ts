@@ -1,0 +1,412 @@
+/**
+ * One MCP server over stdio, as a scoped Effect resource.
+ *
+ * `make` spawns the server and returns the client at once; `initialize` runs in a background fiber owned
+ * by the client's scope. Closing the scope shuts the server down gracefully (fail pending calls → end
+ * stdin → grace → SIGTERM → grace → SIGKILL, to the whole process group) and joins every fiber of the
+ * client before it returns.
+ *
+ * @example
+ * ```ts
+ * import { NodeServices } from "@effect/platform-node"
+ * import { Effect } from "effect"
+ * import { McpClient } from "@mcp-fleet/transport"
+ *
+ * const program = Effect.gen(function*() {
+ *   const client = yield* McpClient.make({ command: "node", args: ["server.js"] })
+ *   yield* client.awaitReady
+ *   const { tools } = yield* client.listTools()
+ *   return yield* client.callTool(tools[0]!.name, {})
+ * }).pipe(Effect.scoped, Effect.provide(NodeServices.layer))
+ * ```
+ *
+ * @since 0.1.0
+ */
+import { Clock, Deferred, Effect, Exit, Fiber, Option, Schema, Scope, Stream } from "effect"
+import type { Cause, Duration } from "effect"
+import { ChildProcess, ChildProcessSpawner } from "effect/process"
+import * as ChildEnvironment from "./internal/ChildEnvironment.ts"
+import * as Connection from "./internal/Connection.ts"
+import { StderrTail } from "./internal/StderrTail.ts"
+import type { McpClientOptions } from "./McpClientOptions.ts"
+import * as Options from "./McpClientOptions.ts"
+import type { CallToolError, InitializeError, ListToolsError, RequestError } from "./McpError.ts"
+import {
+  ErrIndexBuilding,
+  NotReady,
+  PageCapExceeded,
+  ProtocolError,
+  RepeatedCursor,
+  SpawnError,
+  UnsupportedProtocolVersion
+} from "./McpError.ts"
+import type { ServerNotification, ServerSession } from "./Protocol.ts"
+import { CallToolResult, InitializeResult, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "./Protocol.ts"
+import { DiscoveredTool } from "./Tool.ts"
+
+/**
+ * How a server's process ended.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ExitInfo = Connection.ExitInfo
+
+/**
+ * Per-call options.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface CallOptions {
+  /** This call's own deadline; the effective one is the smaller of this and the client's `requestTimeout`. */
+  readonly timeout?: Duration.Input | undefined
+}
+
+/**
+ * The tools of a server (every page), with the `instructions` it sent in `initialize`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ToolList {
+  readonly tools: ReadonlyArray<DiscoveredTool>
+  readonly instructions: string | undefined
+  /** Listed tools that did not decode as an MCP `Tool`: left out, and said here rather than hidden. */
+  readonly skipped: ReadonlyArray<
+    { readonly index: number; readonly name: string | undefined; readonly reason: string }
+  >
+  readonly pages: number
+}
+
+/**
+ * Counters of what the client's reader skipped or refused, and of its traffic.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Stats {
+  readonly notJson: number
+  readonly invalid: number
+  readonly unknownId: number
+  readonly oversize: number
+  readonly invalidUtf8: number
+  readonly serverRequests: number
+  readonly notifications: number
+  readonly notificationsDropped: number
+  readonly pending: number
+  readonly stderrBytes: number
+}
+
+/**
+ * A client of one MCP server.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface McpClient {
+  /** The label used in logs and errors. */
+  readonly name: string
+  /** The child's process id. */
+  readonly pid: number
+  /** A pure read of two flags: the process has not exited and the connection is not closed. */
+  readonly isAlive: () => boolean
+  /** Whether `initialize` has succeeded (non-blocking). */
+  readonly isReady: () => boolean
+  /** Waits for `initialize` to finish; fails with its error. Bounded only by the caller's own timeout. */
+  readonly awaitReady: Effect.Effect<ServerSession, InitializeError>
+  /** The server's session (info, capabilities, protocol version, instructions) once ready. */
+  readonly session: () => Option.Option<ServerSession>
+  /** Every tool of the server, following `nextCursor` until it is absent (at most `maxPages` pages). */
+  readonly listTools: (options?: CallOptions) => Effect.Effect<ToolList, ListToolsError>
+  /** Calls a tool. Before the server is ready it fails with `ErrIndexBuilding`. */
+  readonly callTool: (
+    name: string,
+    args?: Readonly<Record<string, unknown>>,
+    options?: CallOptions
+  ) => Effect.Effect<CallToolResult, CallToolError>
+  /** Sends `ping` (allowed before `initialize` has been answered). */
+  readonly ping: (options?: CallOptions) => Effect.Effect<void, RequestError>
+  /** Sends any request through the same path as every other method, and returns its raw `result`. */
+  readonly request: (method: string, params?: unknown, options?: CallOptions) => Effect.Effect<unknown, RequestError>
+  /**
+   * Server notifications (list_changed, progress, log messages…): first the latest `notificationReplay` ones
+   * the server sent before the stream was run, then every new one. Slow consumers lose the oldest.
+   */
+  readonly notifications: Stream.Stream<ServerNotification>
+  /** The last lines the server wrote to stderr, oldest first. */
+  readonly stderrTail: () => ReadonlyArray<string>
+  /** How the process ended, once it has. */
+  readonly exitInfo: () => Option.Option<ExitInfo>
+  /** Completes when the process has exited. */
+  readonly awaitExit: Effect.Effect<ExitInfo>
+  /** Completes when the client stops being usable (process exited or client closed). */
+  readonly awaitTerminated: Effect.Effect<void>
+  /** Kills the server at once (SIGKILL to its process group), then joins every fiber of the client. */
+  readonly forceClose: Effect.Effect<void>
+  /** Reader counters. */
+  readonly stats: () => Stats
+}
+
+const decodeInitialize = Schema.decodeUnknownExit(InitializeResult)
+const decodeCallResult = Schema.decodeUnknownExit(CallToolResult)
+const decodeTool = Schema.decodeUnknownExit(DiscoveredTool)
+
+const ListPage = Schema.Struct({
+  tools: Schema.Array(Schema.Unknown),
+  nextCursor: Schema.optionalKey(Schema.String)
+})
+const decodePage = Schema.decodeUnknownExit(ListPage)
+
+const toMs = (input: Duration.Input | undefined, ceiling: number): number => {
+  if (input === undefined) return ceiling
+  const ms = Options.resolve({ command: "", requestTimeout: input }).requestTimeoutMs
+  return Math.min(ms, ceiling)
+}
+
+/**
+ * Spawns an MCP server and returns its client at once; `initialize` continues in the background.
+ *
+ * Needs the `ChildProcessSpawner` service (apps provide `NodeServices.layer` from
+ * `@effect/platform-node`) and a `Scope`: closing it shuts the server down.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (
+  options: McpClientOptions
+): Effect.Effect<McpClient, SpawnError, Scope.Scope | ChildProcessSpawner.ChildProcessSpawner> =>
+  Effect.gen(function*() {
+    const opts = Options.resolve(options)
+    const server = opts.name
+    const scope = yield* Scope.Scope
+    const clock = yield* Clock.Clock
+    const base = yield* ChildEnvironment.baseEnvironment
+    const command = ChildProcess.make(opts.command, opts.args, {
+      ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
+      env: ChildEnvironment.merge(base, opts.env),
+      extendEnv: opts.inheritEnv,
+      killSignal: "SIGTERM",
+      forceKillAfter: opts.killGraceMs
+    })
+    const spawner = yield* ChildProcessSpawner.ChildProcessSpawner
+    const handle = yield* spawner.spawn(command).pipe(
+      Effect.mapError((error) =>
+        new SpawnError({
+          server,
+          command: opts.command,
+          reason: error.reason._tag === "BadArgument"
+            ? error.reason.description ?? "bad argument"
+            : error.reason.method === "access"
+            ? `its working directory ${JSON.stringify(opts.cwd)} is not accessible (${error.reason._tag})`
+            : `${error.reason._tag}${error.reason.description ? `: ${error.reason.description}` : ""}`
+        })
+      )
+    )
+    const stderr = new StderrTail(opts.stderrLines, 512)
+    const conn = yield* Connection.make(handle, {
+      server,
+      maxMessageBytes: opts.maxMessageBytes,
+      maxInFlight: opts.maxInFlight,
+      notificationBuffer: opts.notificationBuffer,
+      notificationReplay: Math.min(opts.notificationReplay, opts.notificationBuffer),
+      clock,
+      stderr
+    })
+
+    const annotate = Effect.annotateLogs({ mcpServer: server, pid: handle.pid })
+    const stderrFiber = yield* Stream.runForEachArray(handle.stderr, (chunks) =>
+      Effect.sync(() => {
+        for (const chunk of chunks) stderr.push(chunk)
+      })).pipe(Effect.ignore, annotate, Effect.forkScoped)
+    const writerFiber = yield* conn.runWriter.pipe(annotate, Effect.forkScoped)
+    const readerFiber = yield* conn.runReader.pipe(annotate, Effect.forkScoped)
+    const deadlineFiber = yield* conn.runDeadlines.pipe(Effect.forkScoped)
+    const outputDrained = Effect.asVoid(Effect.all([Fiber.await(readerFiber), Fiber.await(stderrFiber)]))
+    const exitFiber = yield* conn.watchExit(outputDrained).pipe(annotate, Effect.forkScoped)
+
+    // ---- background initialize ----
+    const ready = yield* Deferred.make<ServerSession, InitializeError>()
+    let session: ServerSession | undefined
+    let closing: Deferred.Deferred<void> | undefined
+
+    const initialize = Effect.gen(function*() {
+      const raw = yield* conn.request("initialize", {
+        protocolVersion: LATEST_PROTOCOL_VERSION,
+        capabilities: opts.capabilities,
+        clientInfo: opts.clientInfo
+      }, { timeoutMs: Infinity, cancellable: false })
+      const decoded = decodeInitialize(raw)
+      if (Exit.isFailure(decoded)) {
+        return yield* new ProtocolError({ server, method: "initialize", detail: schemaDetail(decoded.cause) })
+      }
+      const result = decoded.value
+      if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
+        return yield* new UnsupportedProtocolVersion({
+          server,
+          answered: result.protocolVersion,
+          supported: [...SUPPORTED_PROTOCOL_VERSIONS]
+        })
+      }
+      conn.notify("notifications/initialized", undefined)
+      const established: ServerSession = {
+        protocolVersion: result.protocolVersion,
+        serverInfo: result.serverInfo,
+        capabilities: result.capabilities,
+        instructions: result.instructions
+      }
+      session = established
+      return established
+    })
+
+    // ---- shutdown: both paths end here and drain the same fibers ----
+    const shutdown = (mode: "graceful" | "force", reason: string): Effect.Effect<void> =>
+      Effect.uninterruptible(Effect.suspend(() => {
+        if (closing !== undefined) return Deferred.await(closing)
+        const done = Deferred.makeUnsafe<void>()
+        closing = done
+        return Effect.gen(function*() {
+          conn.close(reason, mode === "graceful")
+          if (mode === "graceful") {
+            yield* Effect.raceFirst(Deferred.await(conn.exited), Effect.sleep(opts.shutdownGraceMs))
+          }
+          yield* Effect.ignore(handle.kill({
+            killSignal: mode === "graceful" ? "SIGTERM" : "SIGKILL",
+            forceKillAfter: opts.killGraceMs
+          }))
+          yield* Fiber.interrupt(initFiber)
+          yield* Fiber.interrupt(writerFiber)
+          // The reader ends when every holder of stdout has closed it; the group is dead by now.
+          yield* Effect.raceFirst(Fiber.await(readerFiber), Effect.sleep(opts.killGraceMs))
+          yield* Fiber.interrupt(readerFiber)
+          yield* Effect.raceFirst(Fiber.await(exitFiber), Effect.sleep(opts.killGraceMs))
+          yield* Fiber.interrupt(exitFiber)
+          yield* Fiber.interrupt(stderrFiber)
+          yield* Fiber.interrupt(deadlineFiber)
+          yield* Effect.logDebug(`MCP client closed (${reason})`)
+        }).pipe(annotate, Effect.ensuring(Deferred.succeed(done, undefined)))
+      }))
+
+    const initFiber = yield* initialize.pipe(
+      Effect.matchEffect({
+        onSuccess: (established) => Deferred.succeed(ready, established),
+        onFailure: (error) =>
+          Deferred.fail(ready, error).pipe(
+            Effect.andThen(
+              error._tag === "UnsupportedProtocolVersion"
+                ? Effect.forkIn(shutdown("graceful", "the server's protocol version is not supported"), scope)
+                : Effect.void
+            )
+          )
+      }),
+      annotate,
+      Effect.forkScoped
+    )
+
+    yield* Effect.addFinalizer(() => shutdown("graceful", "its scope was closed"))
+
+    /** Why a call cannot run yet: the connection's failure, the initialize failure, or `whenStarting`. */
+    const notReady = <E>(whenStarting: () => E): Effect.Effect<never, InitializeError | E> =>
+      Effect.suspend((): Effect.Effect<never, InitializeError | E> => {
+        const failure = conn.failure()
+        if (failure !== undefined) return Effect.fail(failure)
+        const initOutcome = readyFailure()
+        if (initOutcome !== undefined) return Effect.fail(initOutcome)
+        return Effect.fail(whenStarting())
+      })
+
+    let initError: InitializeError | undefined
+    const readyFailure = (): InitializeError | undefined => initError
+    yield* Deferred.await(ready).pipe(
+      Effect.tapError((error) => Effect.sync(() => (initError = error))),
+      Effect.ignore,
+      Effect.forkScoped
+    )
+
+    const requestTimeout = (options: CallOptions | undefined) => toMs(options?.timeout, opts.requestTimeoutMs)
+
+    const callTool = Effect.fn("McpClient.callTool")(function*(
+      name: string,
+      args?: Readonly<Record<string, unknown>>,
+      options?: CallOptions
+    ) {
+      if (session === undefined || conn.failure() !== undefined) {
+        return yield* notReady(() => new ErrIndexBuilding({ server, tool: name }))
+      }
+      const raw = yield* conn.request("tools/call", { name, arguments: args ?? {} }, {
+        timeoutMs: requestTimeout(options),
+        cancellable: true
+      })
+      const decoded = decodeCallResult(raw)
+      if (Exit.isFailure(decoded)) {
+        return yield* new ProtocolError({ server, method: "tools/call", detail: schemaDetail(decoded.cause) })
+      }
+      return decoded.value
+    })
+
+    const listTools = Effect.fn("McpClient.listTools")(function*(options?: CallOptions) {
+      if (session === undefined || conn.failure() !== undefined) {
+        return yield* notReady(() => new NotReady({ server, operation: "listTools" }))
+      }
+      const instructions = session.instructions
+      const tools: Array<DiscoveredTool> = []
+      const skipped: Array<{ index: number; name: string | undefined; reason: string }> = []
+      const seen = new Set<string>()
+      let cursor: string | undefined
+      for (let page = 1;; page++) {
+        const raw = yield* conn.request("tools/list", cursor === undefined ? {} : { cursor }, {
+          timeoutMs: requestTimeout(options),
+          cancellable: true
+        })
+        const decoded = decodePage(raw)
+        if (Exit.isFailure(decoded)) {
+          return yield* new ProtocolError({ server, method: "tools/list", detail: schemaDetail(decoded.cause) })
+        }
+        for (const item of decoded.value.tools) {
+          const tool = decodeTool(item)
+          if (Exit.isSuccess(tool)) tools.push(tool.value)
+          else {
+            skipped.push({ index: tools.length + skipped.length, name: nameOf(item), reason: schemaDetail(tool.cause) })
+          }
+        }
+        const next = decoded.value.nextCursor
+        if (next === undefined) return { tools, instructions, skipped, pages: page } satisfies ToolList
+        if (seen.has(next)) return yield* new RepeatedCursor({ server, method: "tools/list", page })
+        if (page >= opts.maxPages) return yield* new PageCapExceeded({ server, method: "tools/list", pages: page })
+        seen.add(next)
+        cursor = next
+      }
+    })
+
+    const request = (method: string, params?: unknown, options?: CallOptions) =>
+      conn.request(method, params, { timeoutMs: requestTimeout(options), cancellable: true })
+
+    const client: McpClient = {
+      name: server,
+      pid: handle.pid,
+      isAlive: conn.isAlive,
+      isReady: () => session !== undefined && conn.isAlive(),
+      awaitReady: Deferred.await(ready),
+      session: () => Option.fromUndefinedOr(session),
+      listTools,
+      callTool,
+      ping: (options) => Effect.asVoid(request("ping", undefined, options)),
+      request,
+      notifications: Stream.fromPubSub(conn.notifications),
+      stderrTail: () => stderr.snapshot(),
+      exitInfo: () => Option.fromUndefinedOr(conn.exitInfo()),
+      awaitExit: Deferred.await(conn.exited),
+      awaitTerminated: Effect.asVoid(Deferred.await(conn.terminated)),
+      forceClose: shutdown("force", "forceClose was called"),
+      stats: () => ({ ...conn.stats, pending: conn.pendingCount(), stderrBytes: stderr.bytes })
+    }
+    return client
+  })
+
+const nameOf = (item: unknown): string | undefined =>
+  typeof item === "object" && item !== null && "name" in item && typeof item.name === "string" ? item.name : undefined
+
+const schemaDetail = (cause: Cause.Cause<Schema.SchemaError>): string => {
+  const error = cause.reasons.find((reason) => reason._tag === "Fail")
+  return error !== undefined && error._tag === "Fail" ? error.error.message.replace(/\n\s*/g, " ") : "invalid shape"
+}

@@ -1,0 +1,130 @@
+/**
+ * The options of `McpClient.make`, and the one place where their defaults are written.
+ *
+ * @since 0.1.0
+ */
+import { Duration } from "effect"
+import type { Redacted } from "effect"
+
+/**
+ * What `McpClient.make` needs to start and talk to one MCP server over stdio.
+ *
+ * @since 0.1.0
+ * @category options
+ */
+export interface McpClientOptions {
+  /** The executable to run (no shell: arguments are never interpreted). */
+  readonly command: string
+  readonly args?: ReadonlyArray<string> | undefined
+  readonly cwd?: string | undefined
+  /**
+   * Variables for the child, on top of a minimal base (HOME, LOGNAME, PATH, SHELL, TERM, USER, LANG, TMPDIR,
+   * read through Effect's `ConfigProvider`). Values may be `Redacted`.
+   */
+  readonly env?: Readonly<Record<string, string | Redacted.Redacted<string>>> | undefined
+  /** Opt in to passing the parent's whole environment to the child. Default `false`. */
+  readonly inheritEnv?: boolean | undefined
+  /** A label for logs and errors. Default: the command's base name. */
+  readonly name?: string | undefined
+  /** Deadline of each request. Absent, zero or negative → 30 seconds. */
+  readonly requestTimeout?: Duration.Input | undefined
+  /** `clientInfo` sent in `initialize`. Default `{ name: "mcp-fleet", version: "0.1.0" }`. */
+  readonly clientInfo?: { readonly name: string; readonly version: string; readonly title?: string } | undefined
+  /** Client capabilities declared in `initialize`. Default `{}` (none). */
+  readonly capabilities?: Readonly<Record<string, unknown>> | undefined
+  /** Longest inbound line accepted, in bytes; longer ones are dropped unbuffered. Default 4 MiB. */
+  readonly maxMessageBytes?: number | undefined
+  /** Most requests waiting for an answer at once; more fail with `TooManyInFlight`. Default 1024. */
+  readonly maxInFlight?: number | undefined
+  /** Most pages a list may span before failing with `PageCapExceeded`. Default 20. */
+  readonly maxPages?: number | undefined
+  /** How many of the last stderr lines are kept for errors and diagnostics. Default 20. */
+  readonly stderrLines?: number | undefined
+  /** Server notifications buffered for slow consumers (oldest dropped first). Default 256. */
+  readonly notificationBuffer?: number | undefined
+  /**
+   * How many of the latest notifications a new subscriber receives first, so that one who subscribes right
+   * after `make` misses nothing the server sent at start (such as an early `list_changed`). Default 32.
+   */
+  readonly notificationReplay?: number | undefined
+  /** After stdin is closed, how long the server may take to exit before SIGTERM. Default 2 seconds. */
+  readonly shutdownGrace?: Duration.Input | undefined
+  /** After SIGTERM, how long before SIGKILL. Default 2 seconds. */
+  readonly killGrace?: Duration.Input | undefined
+}
+
+/**
+ * The options with every default applied.
+ *
+ * @since 0.1.0
+ * @category options
+ */
+export interface ResolvedOptions {
+  readonly command: string
+  readonly args: ReadonlyArray<string>
+  readonly cwd: string | undefined
+  readonly env: Readonly<Record<string, string | Redacted.Redacted<string>>>
+  readonly inheritEnv: boolean
+  readonly name: string
+  readonly requestTimeoutMs: number
+  readonly clientInfo: { readonly name: string; readonly version: string; readonly title?: string }
+  readonly capabilities: Readonly<Record<string, unknown>>
+  readonly maxMessageBytes: number
+  readonly maxInFlight: number
+  readonly maxPages: number
+  readonly stderrLines: number
+  readonly notificationBuffer: number
+  readonly notificationReplay: number
+  readonly shutdownGraceMs: number
+  readonly killGraceMs: number
+}
+
+/**
+ * The request deadline used when none (or a non-positive one) is given. Written here and nowhere else.
+ *
+ * @since 0.1.0
+ * @category defaults
+ */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
+
+const millis = (input: Duration.Input | undefined, fallback: number): number => {
+  if (input === undefined) return fallback
+  const ms = Duration.toMillis(Duration.fromInputUnsafe(input))
+  return Number.isFinite(ms) && ms > 0 ? ms : fallback
+}
+
+const positive = (n: number | undefined, fallback: number): number =>
+  n !== undefined && Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback
+
+const baseName = (command: string): string => {
+  const parts = command.split(/[\\/]/)
+  return parts[parts.length - 1] || command
+}
+
+/**
+ * Applies every default. Called by `McpClient.make` only.
+ *
+ * @since 0.1.0
+ * @category defaults
+ */
+export const resolve = (options: McpClientOptions): ResolvedOptions => ({
+  command: options.command,
+  args: options.args ?? [],
+  cwd: options.cwd,
+  env: options.env ?? {},
+  inheritEnv: options.inheritEnv ?? false,
+  name: options.name ?? baseName(options.command),
+  requestTimeoutMs: millis(options.requestTimeout, DEFAULT_REQUEST_TIMEOUT_MS),
+  clientInfo: options.clientInfo ?? { name: "mcp-fleet", version: "0.1.0" },
+  capabilities: options.capabilities ?? {},
+  maxMessageBytes: positive(options.maxMessageBytes, 4 * 1024 * 1024),
+  maxInFlight: positive(options.maxInFlight, 1024),
+  maxPages: positive(options.maxPages, 20),
+  stderrLines: options.stderrLines !== undefined && options.stderrLines >= 0 ? Math.floor(options.stderrLines) : 20,
+  notificationBuffer: positive(options.notificationBuffer, 256),
+  notificationReplay: options.notificationReplay !== undefined && options.notificationReplay >= 0
+    ? Math.floor(options.notificationReplay)
+    : 32,
+  shutdownGraceMs: millis(options.shutdownGrace, 2_000),
+  killGraceMs: millis(options.killGrace, 2_000)
+})

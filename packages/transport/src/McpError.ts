@@ -1,0 +1,307 @@
+/**
+ * Every way an MCP client operation can fail, as Schema-based tagged errors.
+ *
+ * Each error carries the `server` label it concerns and reads as one sentence through `message`. Errors
+ * that concern the child process carry its exit code or signal and the tail of its stderr.
+ *
+ * @since 0.1.0
+ */
+import { Schema } from "effect"
+
+const StderrTail = Schema.Array(Schema.String)
+
+const tailSuffix = (tail: ReadonlyArray<string>): string => {
+  const last = tail.length > 0 ? tail[tail.length - 1] : undefined
+  return last === undefined ? "" : ` Last stderr line: ${JSON.stringify(last)}.`
+}
+
+/**
+ * The server's process could not be started (missing binary, missing working directory, bad arguments).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class SpawnError extends Schema.TaggedError<SpawnError>()("SpawnError", {
+  server: Schema.String,
+  command: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `MCP server "${this.server}" could not be started (${this.command}): ${this.reason}.`
+  }
+}
+
+/**
+ * The server's process has exited (by itself or by a signal); the request can never be answered.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ProcessExited extends Schema.TaggedError<ProcessExited>()("ProcessExited", {
+  server: Schema.String,
+  code: Schema.NullOr(Schema.Number),
+  signal: Schema.NullOr(Schema.String),
+  stderrTail: StderrTail
+}) {
+  override get message(): string {
+    const how = this.signal !== null
+      ? `was killed by ${this.signal}`
+      : this.code !== null
+      ? `exited with code ${this.code}`
+      : "exited"
+    return `MCP server "${this.server}" ${how}.${tailSuffix(this.stderrTail)}`
+  }
+}
+
+/**
+ * The client was closed (its scope closed, or `forceClose` was called) before the operation finished.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ClientClosed extends Schema.TaggedError<ClientClosed>()("ClientClosed", {
+  server: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `The MCP client for "${this.server}" is closed (${this.reason}).`
+  }
+}
+
+/**
+ * A request got no answer before its deadline; `notifications/cancelled` was sent for it.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()("RequestTimeout", {
+  server: Schema.String,
+  method: Schema.String,
+  timeoutMs: Schema.Number
+}) {
+  override get message(): string {
+    return `MCP server "${this.server}" did not answer ${this.method} within ${this.timeoutMs} ms.`
+  }
+}
+
+/**
+ * The server answered with a JSON-RPC error object.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class RemoteError extends Schema.TaggedError<RemoteError>()("RemoteError", {
+  server: Schema.String,
+  method: Schema.String,
+  code: Schema.Number,
+  remoteMessage: Schema.String,
+  data: Schema.optionalKey(Schema.Unknown)
+}) {
+  override get message(): string {
+    return `MCP server "${this.server}" answered ${this.method} with error ${this.code}: ${this.remoteMessage}`
+  }
+}
+
+/**
+ * The server broke the protocol: a result of the wrong shape, a response with both `result` and `error`.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ProtocolError extends Schema.TaggedError<ProtocolError>()("ProtocolError", {
+  server: Schema.String,
+  method: Schema.String,
+  detail: Schema.String
+}) {
+  override get message(): string {
+    return `MCP server "${this.server}" sent an invalid answer to ${this.method}: ${this.detail}`
+  }
+}
+
+/**
+ * A paginated list needed more pages than the cap allows; the list is not returned truncated.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class PageCapExceeded extends Schema.TaggedError<PageCapExceeded>()("PageCapExceeded", {
+  server: Schema.String,
+  method: Schema.String,
+  pages: Schema.Number
+}) {
+  override get message(): string {
+    return `MCP server "${this.server}" still had more ${this.method} results after ${this.pages} pages; the list was not truncated silently.`
+  }
+}
+
+/**
+ * A paginated list returned a cursor it had already returned: following it would loop forever.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class RepeatedCursor extends Schema.TaggedError<RepeatedCursor>()("RepeatedCursor", {
+  server: Schema.String,
+  method: Schema.String,
+  page: Schema.Number
+}) {
+  override get message(): string {
+    return `MCP server "${this.server}" repeated a ${this.method} cursor on page ${this.page}, which would loop forever.`
+  }
+}
+
+/**
+ * The server's answer was a line longer than `maxMessageBytes`; it was discarded without being buffered.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class MessageTooLarge extends Schema.TaggedError<MessageTooLarge>()("MessageTooLarge", {
+  server: Schema.String,
+  method: Schema.String,
+  bytes: Schema.Number,
+  limit: Schema.Number
+}) {
+  override get message(): string {
+    return `MCP server "${this.server}" answered ${this.method} with a message of at least ${this.bytes} bytes, over the ${this.limit}-byte limit.`
+  }
+}
+
+/**
+ * The server answered `initialize` with a protocol version this client does not speak.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class UnsupportedProtocolVersion
+  extends Schema.TaggedError<UnsupportedProtocolVersion>()("UnsupportedProtocolVersion", {
+    server: Schema.String,
+    answered: Schema.String,
+    supported: Schema.Array(Schema.String)
+  })
+{
+  override get message(): string {
+    return `MCP server "${this.server}" answered protocol version ${
+      JSON.stringify(this.answered)
+    }, which this client does not support (it supports ${this.supported.join(", ")}).`
+  }
+}
+
+/**
+ * Too many requests are already waiting for this server; the new one was refused rather than queued.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class TooManyInFlight extends Schema.TaggedError<TooManyInFlight>()("TooManyInFlight", {
+  server: Schema.String,
+  limit: Schema.Number
+}) {
+  override get message(): string {
+    return `MCP server "${this.server}" already has ${this.limit} requests in flight; try again when some have finished.`
+  }
+}
+
+/**
+ * An operation that needs the server's initialize answer (such as listing tools) was asked for before it came.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class NotReady extends Schema.TaggedError<NotReady>()("NotReady", {
+  server: Schema.String,
+  operation: Schema.String
+}) {
+  override get message(): string {
+    return `MCP server "${this.server}" has not finished initializing, so ${this.operation} cannot be answered yet.`
+  }
+}
+
+/**
+ * A tool was called on a live server that has not finished starting (it may be building an index).
+ *
+ * The message is one whole sentence meant to be passed to a model verbatim: match the error by its tag
+ * (`ErrIndexBuilding`) and forward `message`.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ErrIndexBuilding extends Schema.TaggedError<ErrIndexBuilding>()("ErrIndexBuilding", {
+  server: Schema.String,
+  tool: Schema.String
+}) {
+  override get message(): string {
+    return `The "${this.server}" server is still starting up (it may be building its index), so "${this.tool}" cannot run yet; retry in a minute or use another tool meanwhile.`
+  }
+}
+
+/**
+ * Errors of the connection itself: the process is gone or the client is closed.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type ConnectionError = ProcessExited | ClientClosed
+
+/**
+ * Errors any request can fail with.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type RequestError =
+  | ConnectionError
+  | RequestTimeout
+  | RemoteError
+  | ProtocolError
+  | MessageTooLarge
+  | TooManyInFlight
+  | InvalidParams
+
+/**
+ * Errors of the background `initialize` handshake, seen by `awaitReady`.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type InitializeError = RequestError | UnsupportedProtocolVersion
+
+/**
+ * Errors of `listTools`.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type ListToolsError = InitializeError | NotReady | PageCapExceeded | RepeatedCursor
+
+/**
+ * Errors of `callTool`.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type CallToolError = InitializeError | ErrIndexBuilding
+
+/**
+ * Every error of this package.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type McpError = ListToolsError | CallToolError | SpawnError
+
+/**
+ * The request's arguments could not be encoded as JSON (a cycle, a `BigInt`); nothing was sent.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class InvalidParams extends Schema.TaggedError<InvalidParams>()("InvalidParams", {
+  server: Schema.String,
+  method: Schema.String,
+  detail: Schema.String
+}) {
+  override get message(): string {
+    return `The arguments of ${this.method} for MCP server "${this.server}" cannot be sent as JSON: ${this.detail}.`
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * JSON-RPC 2.0 envelopes: parsing one line into a classified message, and encoding outbound frames.
+ *
+ * Hand-written guards rather than a Schema: this runs once per inbound line on the reader's hot path and
+ * must never throw. Payloads (`result`, `params`) are decoded later, with Schemas, by whoever asked.
+ *
+ * @internal
+ */
+
+/** A JSON-RPC id: a string or an integer, never null. */
+export type Id = string | number
+
+/** @internal */
+export type Incoming =
+  | { readonly _tag: "Result"; readonly id: Id; readonly result: unknown }
+  | {
+    readonly _tag: "Error"
+    readonly id: Id | null
+    readonly code: number
+    readonly message: string
+    readonly data: unknown
+    readonly hasData: boolean
+  }
+  | { readonly _tag: "Request"; readonly id: Id; readonly method: string; readonly params: unknown }
+  | { readonly _tag: "Notification"; readonly method: string; readonly params: unknown }
+  | { readonly _tag: "Invalid"; readonly id: Id | undefined; readonly reason: string }
+  | { readonly _tag: "NotJson"; readonly reason: string }
+
+const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+const isId = (u: unknown): u is Id => typeof u === "string" || (typeof u === "number" && Number.isInteger(u))
+
+const parseJson = (line: string): { ok: true; value: unknown } | { ok: false; reason: string } => {
+  try {
+    return { ok: true, value: JSON.parse(line) }
+  } catch (error) {
+    return { ok: false, reason: error instanceof Error ? error.message : "invalid JSON" }
+  }
+}
+
+/** Parses and classifies one line. Never throws. */
+export const classify = (line: string): Incoming => {
+  const parsed = parseJson(line)
+  if (!parsed.ok) return { _tag: "NotJson", reason: parsed.reason }
+  const msg = parsed.value
+  if (!isObject(msg)) return { _tag: "Invalid", id: undefined, reason: "not a JSON object (batches are not supported)" }
+  const id = msg.id
+  let validId: Id | undefined
+  if (id !== undefined && id !== null) {
+    if (!isId(id)) return { _tag: "Invalid", id: undefined, reason: "id is neither a string nor an integer" }
+    validId = id
+  }
+  if (msg.jsonrpc !== "2.0") return { _tag: "Invalid", id: validId, reason: "jsonrpc is not \"2.0\"" }
+  const method = msg.method
+  if (method !== undefined) {
+    if (typeof method !== "string") return { _tag: "Invalid", id: validId, reason: "method is not a string" }
+    return validId === undefined
+      ? { _tag: "Notification", method, params: msg.params }
+      : { _tag: "Request", id: validId, method, params: msg.params }
+  }
+  const hasResult = "result" in msg
+  const hasError = "error" in msg
+  if (hasResult && hasError) return { _tag: "Invalid", id: validId, reason: "a response has both result and error" }
+  if (hasResult) {
+    if (validId === undefined) return { _tag: "Invalid", id: undefined, reason: "a result without an id" }
+    return { _tag: "Result", id: validId, result: msg.result }
+  }
+  if (hasError) {
+    const error = msg.error
+    if (!isObject(error) || typeof error.code !== "number" || typeof error.message !== "string") {
+      return { _tag: "Invalid", id: validId, reason: "an error object without an integer code and a message" }
+    }
+    return {
+      _tag: "Error",
+      id: validId ?? null,
+      code: error.code,
+      message: error.message,
+      data: error.data,
+      hasData: "data" in error
+    }
+  }
+  return { _tag: "Invalid", id: validId, reason: "neither a request, a notification nor a response" }
+}
+
+const headId = /^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/
+const headIdFirst = /^\s*\{\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/
+const tailId = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/
+
+/**
+ * Reads the top-level `id` of a message from the start or the end of its text only (for messages too large
+ * to parse). Returns `undefined` when neither end shows it unambiguously.
+ */
+export const sniffId = (head: string, tail: string): Id | undefined => {
+  const match = headId.exec(head) ?? headIdFirst.exec(head) ?? tailId.exec(tail)
+  if (match === null) return undefined
+  const raw = match[1]!
+  if (raw.startsWith("\"")) {
+    const parsed = parseJson(raw)
+    return parsed.ok && typeof parsed.value === "string" ? parsed.value : undefined
+  }
+  return Number(raw)
+}
+
+/** One outbound request frame, newline-terminated. */
+export const requestFrame = (id: number, method: string, params: unknown): string =>
+  params === undefined
+    ? `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)}}\n`
+    : `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${JSON.stringify(params)}}\n`
+
+/** One outbound notification frame, newline-terminated. */
+export const notificationFrame = (method: string, params: unknown): string =>
+  params === undefined
+    ? `{"jsonrpc":"2.0","method":${JSON.stringify(method)}}\n`
+    : `{"jsonrpc":"2.0","method":${JSON.stringify(method)},"params":${JSON.stringify(params)}}\n`
+
+/** A response frame to a server→client request. */
+export const resultFrame = (id: Id, result: unknown): string =>
+  `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${JSON.stringify(result)}}\n`
+
+/** An error response frame to a server→client request. */
+export const errorFrame = (id: Id, code: number, message: string): string =>
+  `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":{"code":${code},"message":${JSON.stringify(message)}}}\n`
+
+/** A short, single-line excerpt of untrusted text for logs. */
+export const excerpt = (text: string, max = 160): string => {
+  const flat = text.replace(/[\r\n\t]/g, " ")
+  return flat.length > max ? `${flat.slice(0, max)}… (${text.length} chars)` : flat
+}
+
+/** Encodes a request frame, or says why the params cannot be encoded (a cycle, a BigInt). Never throws. */
+export const encodeRequest = (id: number, method: string, params: unknown): string | { readonly error: string } => {
+  try {
+    return requestFrame(id, method, params)
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : "not JSON-serialisable" }
+  }
+}
