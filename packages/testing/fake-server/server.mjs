@@ -135,6 +135,8 @@ function main() {
     else stdout.write(Buffer.concat(chunks.map((c) => (typeof c === "string" ? Buffer.from(c, "utf8") : c))))
   }
   const log = (line) => process.stderr.write(`fake-mcp-server: ${line}\n`)
+  // A peer that closed our stderr must not kill us (EPIPE): stderr is only diagnostics.
+  process.stderr.on("error", () => {})
 
   // Exits once stdout and stderr have been flushed.
   function exitWith(code, lastLine) {

@@ -123,6 +123,17 @@ describe("fake server: basics (plain)", () => {
     expect(client.indexOf((m) => m.id === cancelled)).toBe(-1)
   })
 
+  it("keeps serving after the client closed its stderr", async (ctx) => {
+    const client = start(ctx)
+    client.child.stderr.destroy()
+    // A response to an unknown id makes the server log a line to the closed stderr (EPIPE).
+    client.send({ jsonrpc: "2.0", id: "nobody-asked", result: {} })
+    expect(resultOf<CallResult>(await call(client, "sleep", { ms: 30 })).structuredContent).toEqual({ ms: 30 })
+    client.send({ jsonrpc: "2.0", id: "nobody-asked-either", result: {} })
+    expect(resultOf(await client.request("ping"))).toEqual({})
+    expect(client.exit).toBeUndefined()
+  })
+
   it("exits with code 0 when stdin ends, or with exit-code=N", async (ctx) => {
     const plain = start(ctx)
     plain.endInput()

@@ -17,8 +17,9 @@ export default function setup(): () => Promise<void> {
   return () =>
     Effect.runPromise(
       LeakGuard.check({ runId }).pipe(
-        // Rethrow as a plain Error so vitest prints the message that names each process.
-        Effect.catch((error) => Effect.die(new Error(error.message))),
+        // Rethrow as a plain Error whose stack is just the message, so vitest prints the list of
+        // processes and no Effect internals.
+        Effect.catch((error) => Effect.die(Object.assign(new Error(error.message), { stack: error.message }))),
         Effect.provide(NodeServices.layer)
       )
     )
