@@ -1,31 +1,58 @@
 /**
- * Placeholder slot for mcp-fleet's own transport (`@mcp-fleet/transport`).
- *
- * NOT WIRED YET, and therefore excluded from the default client list in `registry.ts`. The transport is being
- * written right now by another engineer, who will wire it here. To wire it:
- *
- * 1. add `"@mcp-fleet/transport": "workspace:*"` to bench/package.json and `{ "path": "../packages/transport" }`
- *    to bench/tsconfig.json `references` if type-checking needs it;
- * 2. in `start`, build the transport's scoped client over the given `ServerLaunch` with `NodeServices.layer`
- *    (see `effect.ts` for the same pattern: a `Scope` the adapter closes in `close`, a `ManagedRuntime` for the
- *    services, the child's pid for the shutdown cell), wait until it is ready, and map `callTool` / `listTools`;
- * 3. set `modules` to the transport's entry point(s) so the import-time cell times them;
- * 4. set `wired: true` for `fleet` in `registry.ts` so it joins the default run, then re-run `pnpm bench` and
- *    update BENCHMARKS.md.
+ * mcp-fleet's own transport: `@mcp-fleet/transport` `McpClient.make` over `NodeServices.layer`.
  *
  * @since 0.0.0
  */
-import type { ClientAdapter } from "../ClientAdapter.ts"
+import * as NodeServices from "@effect/platform-node/NodeServices"
+import { McpClient } from "@mcp-fleet/transport"
+import { Effect, Exit, ManagedRuntime, Scope } from "effect"
+import type { ClientAdapter, ClientSession } from "../ClientAdapter.ts"
+
+/** One runtime with the Node services (the child-process spawner) for every session of this process. */
+const runtime = ManagedRuntime.make(NodeServices.layer)
 
 /**
- * The fleet adapter slot: `start` fails with "not wired yet" until the transport is wired in.
+ * `McpClient.make` in a scope this adapter closes itself: `start` resolves once `awaitReady` has succeeded
+ * (initialize answered, `notifications/initialized` queued). `close` closes the scope, which is the client's
+ * graceful shutdown (end stdin → grace → SIGTERM → SIGKILL to the process group, then every fiber joined).
+ *
+ * Each operation is run with `Effect.runPromise`, as a Promise-based caller would; the per-call cost of that
+ * (one fiber) is part of what is measured, exactly as for the `effect` column.
  *
  * @since 0.0.0
  */
 export const adapter: ClientAdapter = {
   id: "fleet",
-  label: "@mcp-fleet/transport (not wired yet)",
-  modules: [],
-  start: () =>
-    Promise.reject(new Error("fleet: @mcp-fleet/transport is not wired yet (see bench/src/clients/fleet.ts)"))
+  label: "@mcp-fleet/transport McpClient (stdio, NodeServices spawner)",
+  modules: ["effect", "@mcp-fleet/transport", "@effect/platform-node/NodeServices"],
+  start: async (server): Promise<ClientSession> => {
+    const scope = await Effect.runPromise(Scope.make())
+    const connect = Effect.gen(function*() {
+      const client = yield* McpClient.make({ command: server.command, args: server.args, name: "bench-echo" })
+      yield* client.awaitReady
+      return client
+    })
+    const exit = await runtime.runPromiseExit(connect.pipe(Scope.provide(scope)))
+    if (Exit.isFailure(exit)) {
+      await Effect.runPromise(Scope.close(scope, exit))
+      throw new Error(`fleet: McpClient did not start: ${String(exit.cause)}`)
+    }
+    const client = exit.value
+    return {
+      pid: client.pid,
+      call: (payload) =>
+        Effect.runPromise(
+          client.callTool("echo", { payload }).pipe(
+            Effect.map((result) => {
+              const block = result.content[0]
+              return block !== undefined && block.type === "text" && typeof block["text"] === "string"
+                ? block["text"]
+                : ""
+            })
+          )
+        ),
+      listAll: () => Effect.runPromise(client.listTools().pipe(Effect.map((list) => list.tools.length))),
+      close: () => Effect.runPromise(Scope.close(scope, Exit.void))
+    }
+  }
 }

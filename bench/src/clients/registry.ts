@@ -27,8 +27,7 @@ export const clientEntries: ReadonlyArray<ClientEntry> = [
   { id: "raw-batched", wired: true, load: () => import("./rawBatched.ts").then((m) => m.adapter) },
   { id: "sdk", wired: true, load: () => import("./sdk.ts").then((m) => m.adapter) },
   { id: "effect", wired: true, load: () => import("./effect.ts").then((m) => m.adapter) },
-  // Excluded from the default list: `fleet.ts` throws "not wired yet" until @mcp-fleet/transport is wired in.
-  { id: "fleet", wired: false, load: () => import("./fleet.ts").then((m) => m.adapter) },
+  { id: "fleet", wired: true, load: () => import("./fleet.ts").then((m) => m.adapter) },
   // An optional extra: coalescing per event-loop turn instead of per microtask (`--clients=...,raw-immediate`).
   { id: "raw-immediate", wired: true, load: () => import("./rawImmediate.ts").then((m) => m.adapter) }
 ]
@@ -38,7 +37,7 @@ export const clientEntries: ReadonlyArray<ClientEntry> = [
  *
  * @since 0.0.0
  */
-export const defaultClientIds: ReadonlyArray<string> = ["raw", "raw-batched", "sdk", "effect"]
+export const defaultClientIds: ReadonlyArray<string> = ["raw", "raw-batched", "sdk", "effect", "fleet"]
 
 /**
  * Looks up one entry by id.
