@@ -15,3 +15,6 @@ export * as TestingError from "./TestingError.ts"
 
 /** @since 0.1.0 */
 export * as FakeSpawner from "./FakeSpawner.ts"
+
+/** @since 0.1.0 */
+export * as McpPeer from "./McpPeer.ts"

@@ -1,0 +1,140 @@
+/**
+ * Scripted in-memory MCP servers, run by the in-memory `FakeSpawner`: answer `initialize` (or never),
+ * answer other requests from a function, see notifications, and exit when stdin closes like a real server.
+ *
+ * @example
+ * ```ts
+ * import { McpPeer } from "@mcp-fleet/testing"
+ * import { Effect } from "effect"
+ *
+ * const layer = McpPeer.layer({
+ *   onRequest: (msg) => Effect.succeed(msg.method === "tools/list" ? { tools: [] } : undefined)
+ * })
+ * ```
+ *
+ * @since 0.1.0
+ */
+import { Deferred, Effect, Queue } from "effect"
+import type { Scope } from "effect"
+import * as FakeSpawner from "./FakeSpawner.ts"
+
+/**
+ * A JSON-RPC message as the peer received it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Message = Record<string, unknown>
+
+/**
+ * How a peer behaves.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Script {
+  /** How to answer initialize: "never", or fields of the result. Default: protocol 2025-11-25. */
+  readonly initialize?: "never" | { readonly protocolVersion?: string; readonly instructions?: string } | undefined
+  /** Answers one request (other than initialize); return `undefined` to leave it unanswered. */
+  readonly onRequest?: ((msg: Message, peer: FakeSpawner.Peer) => Effect.Effect<unknown>) | undefined
+  /** Keep running after stdin closes (a server that ignores EOF). */
+  readonly ignoreEof?: boolean | undefined
+  /** Sees every notification the client sends. */
+  readonly onNotification?: ((msg: Message, peer: FakeSpawner.Peer) => Effect.Effect<void>) | undefined
+}
+
+const isMessage = (u: unknown): u is Message => typeof u === "object" && u !== null && !Array.isArray(u)
+
+/**
+ * Runs `script` against one spawned peer, recording every frame it receives into `frames`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const serve =
+  (script: Script, frames: Array<unknown> = []) => (peer: FakeSpawner.Peer): Effect.Effect<void, never, Scope.Scope> =>
+    Effect.gen(function*() {
+      while (true) {
+        const next = yield* Effect.result(Queue.take(peer.received))
+        if (next._tag === "Failure") {
+          // stdin closed: a well-behaved server exits.
+          if (script.ignoreEof !== true) yield* peer.exit(0)
+          return
+        }
+        const msg = next.success
+        frames.push(msg)
+        if (!isMessage(msg)) continue
+        if (msg.id === undefined) {
+          if (script.onNotification) yield* script.onNotification(msg, peer)
+          continue
+        }
+        if (msg.method === "initialize") {
+          if (script.initialize === "never") continue
+          const init = script.initialize ?? {}
+          yield* peer.send({
+            jsonrpc: "2.0",
+            id: msg.id,
+            result: {
+              protocolVersion: init.protocolVersion ?? "2025-11-25",
+              capabilities: { tools: { listChanged: true } },
+              serverInfo: { name: "peer", version: "1.0.0" },
+              ...(init.instructions !== undefined ? { instructions: init.instructions } : {})
+            }
+          })
+          continue
+        }
+        const result = script.onRequest ? yield* script.onRequest(msg, peer) : undefined
+        if (result !== undefined) yield* peer.send({ jsonrpc: "2.0", id: msg.id, result })
+      }
+    })
+
+/**
+ * An in-memory spawner whose every spawn runs `serve(script)`.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (script: Script, frames?: Array<unknown>, options?: FakeSpawner.Options) =>
+  FakeSpawner.layer(serve(script, frames), options)
+
+/**
+ * A peer whose handle the test can reach (to exit, write raw bytes, inspect frames).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const controlled = (script: Script, options?: FakeSpawner.Options) =>
+  Effect.gen(function*() {
+    const handle = yield* Deferred.make<FakeSpawner.Peer>()
+    const frames: Array<unknown> = []
+    const run = serve(script, frames)
+    const layer = FakeSpawner.layer(
+      (peer) => Deferred.succeed(handle, peer).pipe(Effect.andThen(run(peer))),
+      options
+    )
+    return { layer, peer: Deferred.await(handle), frames }
+  })
+
+/**
+ * A `tools/call` result whose text is the JSON of `args`.
+ *
+ * @since 0.1.0
+ * @category helpers
+ */
+export const echoResult = (args: unknown) => ({ content: [{ type: "text", text: JSON.stringify(args) }] })
+
+/**
+ * Waits, on events rather than time, until `check` holds: yields to other fibers in between and dies after
+ * `maxYields` yields.
+ *
+ * @since 0.1.0
+ * @category helpers
+ */
+export const eventually = (check: () => boolean, what: string, maxYields = 10_000): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    for (let i = 0; i < maxYields; i++) {
+      if (check()) return
+      yield* Effect.yieldNow
+    }
+    return yield* Effect.die(new Error(`never became true: ${what}`))
+  })
