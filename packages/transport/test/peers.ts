@@ -6,8 +6,8 @@ import { McpPeer } from "@mcp-fleet/testing"
 
 export type Message = McpPeer.Message
 export type PeerScript = McpPeer.Script
-export const mcpPeer = McpPeer.serve
-export const peerLayer = McpPeer.layer
-export const controlledPeer = McpPeer.controlled
+export const mcpPeer: typeof McpPeer.serve = McpPeer.serve
+export const peerLayer: typeof McpPeer.layer = McpPeer.layer
+export const controlledPeer: typeof McpPeer.controlled = McpPeer.controlled
 export const echoResult = McpPeer.echoResult
 export const eventually = McpPeer.eventually
