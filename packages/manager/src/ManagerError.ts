@@ -1,0 +1,73 @@
+/**
+ * The manager's own errors. Failures of a server's transport (timeouts, remote errors, `ErrIndexBuilding`…)
+ * pass through unchanged, as `@mcp-fleet/transport`'s `McpError`s.
+ *
+ * @since 0.1.0
+ */
+import { Schema } from "effect"
+
+/**
+ * No server of that name is configured.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class UnknownServer extends Schema.TaggedError<UnknownServer>()("UnknownServer", {
+  server: Schema.String,
+  known: Schema.Array(Schema.String)
+}) {
+  override get message(): string {
+    return `No MCP server is named "${this.server}"; the configured servers are ${
+      this.known.length > 0 ? this.known.map((n) => `"${n}"`).join(", ") : "none"
+    }.`
+  }
+}
+
+/**
+ * The server cannot take calls: it is offline or disabled. The message says why.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ServerUnavailable extends Schema.TaggedError<ServerUnavailable>()("ServerUnavailable", {
+  server: Schema.String,
+  state: Schema.String,
+  lastError: Schema.optionalKey(Schema.String),
+  attempt: Schema.Number,
+  gaveUp: Schema.Boolean
+}) {
+  override get message(): string {
+    if (this.state === "disabled") return `MCP server "${this.server}" is disabled in the configuration.`
+    const why = this.lastError !== undefined ? ` Last error: ${this.lastError}` : ""
+    const what = this.gaveUp
+      ? `is offline: reconnection gave up after ${this.attempt} attempts; restart it to try again.`
+      : this.attempt > 0
+      ? `is offline and reconnecting (attempt ${this.attempt}).`
+      : "is offline."
+    return `MCP server "${this.server}" ${what}${why}`
+  }
+}
+
+/**
+ * `waitForReady` found the server settled in a state other than `ready` (degraded, disabled, or given up).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ServerNotReady extends Schema.TaggedError<ServerNotReady>()("ServerNotReady", {
+  server: Schema.String,
+  state: Schema.String,
+  lastError: Schema.optionalKey(Schema.String)
+}) {
+  override get message(): string {
+    return `MCP server "${this.server}" settled as ${this.state}, not ready${
+      this.lastError !== undefined ? `: ${this.lastError}` : "."
+    }`
+  }
+}
+
+/**
+ * @since 0.1.0
+ * @category errors
+ */
+export type ManagerError = UnknownServer | ServerUnavailable | ServerNotReady

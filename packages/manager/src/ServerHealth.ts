@@ -1,0 +1,42 @@
+/**
+ * An immutable snapshot of one managed server: what `health()` returns and what the status text renders.
+ *
+ * @since 0.1.0
+ */
+import type { Tool } from "@mcp-fleet/transport"
+import type { ServerState } from "./ServerState.ts"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface ServerHealth {
+  readonly name: string
+  readonly state: ServerState
+  /** The server's tools while `ready`; empty otherwise (see `countsTools`). */
+  readonly tools: ReadonlyArray<Tool.DiscoveredTool>
+  /** Tool names the host bridges by hand (configuration), as given. */
+  readonly curated: ReadonlyArray<string>
+  /** How many of this server's listed tools are curated. */
+  readonly curatedCount: number
+  /** Curated names this server does not actually offer (a stale hand-written bridge list). */
+  readonly curatedMissing: ReadonlyArray<string>
+  /** The server's `instructions` from `initialize`, if it sent any. */
+  readonly instructions: string | undefined
+  /** Why the server is not ready, or the last failure seen. */
+  readonly lastError: string | undefined
+  /** Reconnection attempts made since the last success (0 when none). */
+  readonly attempt: number
+  /** The reconnection policy's limit, for display (`attempt/maxAttempts`). */
+  readonly maxAttempts: number
+  /** Whether reconnection has given up (offline until an explicit restart). */
+  readonly gaveUp: boolean
+  /** A `tools/list_changed` arrived before the server settled: it will be replayed once. */
+  readonly listChangedPending: boolean
+  /** The child's pid while a process exists. */
+  readonly pid: number | undefined
+  /** The last lines the server wrote to stderr. */
+  readonly stderrTail: ReadonlyArray<string>
+  /** When the server entered this state (Clock milliseconds). */
+  readonly since: number
+}

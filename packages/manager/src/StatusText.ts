@@ -1,0 +1,120 @@
+/**
+ * The one renderer of the status text. `McpManager.statusLines()` is exactly
+ * `renderStatusLines(health(), maxLines)`.
+ *
+ * @since 0.1.0
+ */
+import type { ServerHealth } from "./ServerHealth.ts"
+import * as ServerState from "./ServerState.ts"
+
+/**
+ * Totals over a set of servers: tools of ready servers, split into curated and external.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Summary {
+  readonly servers: number
+  readonly byState: Readonly<Record<ServerState.ServerState, number>>
+  readonly tools: number
+  readonly curated: number
+  /** `tools - curated`. */
+  readonly external: number
+}
+
+/**
+ * Counts servers by state and the tools of the servers whose state `countsTools`.
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const summarize = (healths: ReadonlyArray<ServerHealth>): Summary => {
+  const byState: Record<ServerState.ServerState, number> = {
+    ready: 0,
+    starting: 0,
+    degraded: 0,
+    offline: 0,
+    disabled: 0
+  }
+  let tools = 0
+  let curated = 0
+  for (const h of healths) {
+    byState[h.state]++
+    if (ServerState.countsTools(h.state)) {
+      tools += h.tools.length
+      curated += h.curatedCount
+    }
+  }
+  return { servers: healths.length, byState, tools, curated, external: tools - curated }
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
+
+/**
+ * The summary line: servers by state, then tools (curated, external).
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const formatSummary = (summary: Summary): string => {
+  const states = ServerState.all.filter((s) => summary.byState[s] > 0).map((s) => `${summary.byState[s]} ${s}`)
+  return `MCP: ${plural(summary.servers, "server")}${states.length > 0 ? ` (${states.join(", ")})` : ""}, ${
+    plural(summary.tools, "tool")
+  } (${summary.curated} curated, ${summary.external} external)`
+}
+
+const oneLine = (text: string, max = 160): string => {
+  const flat = text.replace(/\s+/g, " ").trim()
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
+}
+
+/**
+ * One server's line. A `starting` server shows no tool count (it has none yet, which is not zero).
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const formatServerLine = (h: ServerHealth): string => {
+  const parts: Array<string> = [`${h.name}: ${h.state}`]
+  switch (h.state) {
+    case "ready": {
+      parts.push(
+        `${plural(h.tools.length, "tool")} (${h.curatedCount} curated, ${h.tools.length - h.curatedCount} external)`
+      )
+      if (h.curatedMissing.length > 0) parts.push(`curated but not offered: ${h.curatedMissing.join(", ")}`)
+      break
+    }
+    case "starting":
+      parts.push(h.attempt > 0 ? `reconnecting, attempt ${h.attempt}/${h.maxAttempts}` : "tools not listed yet")
+      break
+    case "offline":
+      if (h.gaveUp) parts.push(`gave up after ${plural(h.attempt, "attempt")}`)
+      else if (h.attempt > 0) parts.push(`reconnecting, attempt ${h.attempt}/${h.maxAttempts}`)
+      break
+    case "degraded":
+    case "disabled":
+      break
+  }
+  if (h.lastError !== undefined && h.state !== "ready" && h.state !== "disabled") {
+    parts.push(oneLine(h.lastError))
+  }
+  return parts.join(" · ")
+}
+
+/**
+ * The whole status text: the summary line, then one line per server (sorted by name). With `maxLines > 0`,
+ * at most that many server lines are shown and the text ends with `+N more servers`; `maxLines <= 0` means
+ * unlimited.
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const renderStatusLines = (healths: ReadonlyArray<ServerHealth>, maxLines: number): string => {
+  const sorted = [...healths].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  const lines = [formatSummary(summarize(sorted))]
+  const shown = maxLines > 0 && sorted.length > maxLines ? sorted.slice(0, maxLines) : sorted
+  for (const h of shown) lines.push(formatServerLine(h))
+  const hidden = sorted.length - shown.length
+  if (hidden > 0) lines.push(`+${hidden} more ${hidden === 1 ? "server" : "servers"}`)
+  return lines.join("\n")
+}
