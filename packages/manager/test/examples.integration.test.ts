@@ -1,0 +1,23 @@
+import { assert, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { execFile } from "node:child_process"
+import { fileURLToPath } from "node:url"
+
+const example = fileURLToPath(new URL("../examples/fleet.ts", import.meta.url))
+
+it.live("the README's fleet example runs", () =>
+  Effect.callback<{ code: number | null; stdout: string; stderr: string }>((resume) => {
+    const child = execFile(
+      process.execPath,
+      [example],
+      { timeout: 20_000 },
+      (error, stdout, stderr) =>
+        resume(Effect.succeed({ code: error === null ? 0 : (child.exitCode ?? 1), stdout, stderr }))
+    )
+  }).pipe(Effect.map(({ code, stderr, stdout }) => {
+    assert.strictEqual(code, 0, stderr)
+    assert.include(stdout, "MCP: 3 servers (2 ready, 1 disabled), 41 tools (1 curated, 40 external)")
+    assert.include(stdout, "search: starting → ready")
+    assert.include(stdout, `notes/echo → {"note":"hello"}`)
+    assert.include(stdout, "41 tools across ready servers")
+  })))
