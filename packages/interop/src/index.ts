@@ -1,0 +1,9 @@
+/**
+ * `@mcp-fleet/interop`: tests of mcp-fleet against the MCP reference servers from npm, and a helper that
+ * starts those servers.
+ *
+ * @since 0.1.0
+ */
+
+/** @since 0.1.0 */
+export * as ReferenceServers from "./ReferenceServers.ts"
