@@ -314,6 +314,37 @@ describe("McpManager (in-memory fleet)", () => {
       assert.strictEqual(spawned.count.sudden, 2)
     }))
 
+  it.effect("a server crashing in a loop never disturbs the others", () =>
+    Effect.gen(function*() {
+      const { layer, spawned } = fleetSpawner({
+        looping: (index, peer) => (index === 0 ? toolServer("looping", tools("t"))(peer) : peer.exit(1)),
+        steady: (_, peer) => toolServer("steady", tools("t"))(peer)
+      })
+      const steadyChanges: Array<string> = []
+      const manager = yield* build({
+        servers: { looping: server("looping"), steady: server("steady") },
+        reconnect: { initialDelay: "100 millis", maxDelay: "400 millis", maxAttempts: 6 },
+        onStateChange: (c) =>
+          Effect.sync(() => void (c.server === "steady" && steadyChanges.push(`${c.from}->${c.to}`)))
+      }, layer)
+      yield* waitState(manager, "looping", "ready")
+      yield* waitState(manager, "steady", "ready")
+      yield* spawned.peers.looping![0]!.exit(1)
+      for (let step = 0; step < 40 && !stateOf(manager, "looping").gaveUp; step++) {
+        const result = yield* manager.call("steady", "t", { step })
+        assert.strictEqual(result.content[0]!.text, `steady:${JSON.stringify({ name: "t", arguments: { step } })}`)
+        const looping = yield* Effect.exit(manager.call("looping", "t", {}))
+        assert.isTrue(Exit.isFailure(looping))
+        yield* TestClock.adjust("100 millis")
+        yield* settle
+      }
+      assert.isTrue(stateOf(manager, "looping").gaveUp)
+      assert.strictEqual(spawned.count.looping, 7)
+      assert.strictEqual(stateOf(manager, "steady").state, "ready")
+      assert.deepStrictEqual(steadyChanges, ["starting->ready"])
+      assert.strictEqual(spawned.count.steady, 1)
+    }))
+
   describe("CallRoutesToRightServer", () => {
     it.effect("concurrent calls to different servers each reach their own server only", () =>
       Effect.gen(function*() {

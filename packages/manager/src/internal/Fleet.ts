@@ -325,7 +325,7 @@ export const make = (
           stderrTail: []
         }))
         return [client, slot.generation, clientScope] as const
-      })
+      }).pipe(Effect.uninterruptible) // spawning is quick; never leave a half-registered client behind
 
     const closeClient = (slot: Slot): Effect.Effect<void> =>
       Effect.suspend(() => {
