@@ -325,24 +325,32 @@ export const make = (
 
     const requestTimeout = (options: CallOptions | undefined) => toMs(options?.timeout, opts.requestTimeoutMs)
 
-    const callTool = Effect.fn("McpClient.callTool")(function*(
+    const toCallResult = (raw: unknown): Effect.Effect<CallToolResult, ProtocolError> => {
+      const decoded = decodeCallResult(raw)
+      return Exit.isSuccess(decoded)
+        ? Effect.succeed(decoded.value)
+        : Effect.fail(new ProtocolError({ server, method: "tools/call", detail: schemaDetail(decoded.cause) }))
+    }
+
+    // The per-call path is untraced on purpose: `Effect.fn` (a span plus a captured call-site stack) cost about
+    // 4.5 µs per call, a quarter of the whole client's CPU per call at concurrency 64 (BENCHMARKS.md). A caller who
+    // wants a span per call wraps the effect in `Effect.withSpan`.
+    const callTool = (
       name: string,
       args?: Readonly<Record<string, unknown>>,
       options?: CallOptions
-    ) {
-      if (session === undefined || conn.failure() !== undefined) {
-        return yield* notReady(() => new ErrIndexBuilding({ server, tool: name }))
-      }
-      const raw = yield* conn.request("tools/call", { name, arguments: args ?? {} }, {
-        timeoutMs: requestTimeout(options),
-        cancellable: true
-      })
-      const decoded = decodeCallResult(raw)
-      if (Exit.isFailure(decoded)) {
-        return yield* new ProtocolError({ server, method: "tools/call", detail: schemaDetail(decoded.cause) })
-      }
-      return decoded.value
-    })
+    ): Effect.Effect<CallToolResult, CallToolError> =>
+      Effect.suspend(() =>
+        session === undefined || conn.failure() !== undefined
+          ? notReady(() => new ErrIndexBuilding({ server, tool: name }))
+          : Effect.flatMap(
+            conn.request("tools/call", { name, arguments: args ?? {} }, {
+              timeoutMs: requestTimeout(options),
+              cancellable: true
+            }),
+            toCallResult
+          )
+      )
 
     const listTools = Effect.fn("McpClient.listTools")(function*(options?: CallOptions) {
       if (session === undefined || conn.failure() !== undefined) {
