@@ -72,17 +72,18 @@ export const withServer = <A, E, R>(
   })
 
 /**
- * The first `count` notifications with `method` on the client's stream (which replays what arrived before it
- * was run). Bounded: a missing notification fails the test after `limit` instead of hanging it.
+ * The first `count` notifications with `method` (any method when `undefined`) on the client's stream, which
+ * replays what arrived before it was run. Bounded: a missing notification fails the test after `limit` instead
+ * of hanging it.
  */
 export const notifications = (
   client: McpClient.McpClient,
-  method: string,
+  method: string | undefined,
   count: number,
   limit: `${number} seconds` = "5 seconds"
 ): Effect.Effect<Array<Protocol.ServerNotification>> =>
   client.notifications.pipe(
-    Stream.filter((n) => n.method === method),
+    Stream.filter((n) => method === undefined || n.method === method),
     Stream.take(count),
     Stream.runCollect,
     Effect.timeoutOrElse({

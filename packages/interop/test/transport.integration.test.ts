@@ -7,7 +7,7 @@
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Protocol, Tool } from "@mcp-fleet/transport"
-import { Effect, FileSystem, Schema } from "effect"
+import { Effect, Fiber, FileSystem, Option, Schema } from "effect"
 import * as Path from "node:path"
 import * as ReferenceServers from "../src/ReferenceServers.ts"
 import type { Closed } from "./support.ts"
@@ -183,15 +183,18 @@ describe.concurrent("reference servers through McpClient", () => {
             // list_changed) were in before the answer.
             const notificationsAtResult = client.stats().notifications
             const result = yield* decodeCallResult(raw)
-            const progress = yield* notifications(client, "notifications/progress", 3)
-            return { result, progress, notificationsAtResult }
+            // Everything the server sent so far, replayed in order, each once.
+            const sent = yield* notifications(client, undefined, 4)
+            return { result, sent, notificationsAtResult }
           }))
-        const { notificationsAtResult, progress, result } = closed.result
+        const { notificationsAtResult, result, sent } = closed.result
         assert.strictEqual(notificationsAtResult, 4)
-        assert.deepStrictEqual(progress.map((n) => n.params), [
-          { progress: 1, total: 3, progressToken: "interop-progress" },
-          { progress: 2, total: 3, progressToken: "interop-progress" },
-          { progress: 3, total: 3, progressToken: "interop-progress" }
+        assert.deepStrictEqual(sent, [
+          { method: LIST_CHANGED, params: undefined },
+          ...[1, 2, 3].map((progress) => ({
+            method: "notifications/progress",
+            params: { progress, total: 3, progressToken: "interop-progress" }
+          }))
         ])
         assert.deepStrictEqual(texts(result), ["Long running operation completed. Duration: 0.3 seconds, Steps: 3."])
         assertGone(closed)
@@ -222,7 +225,74 @@ describe.concurrent("reference servers through McpClient", () => {
         assertGone(closed)
       }).pipe(Effect.provide(NodeServices.layer)))
 
-    it.live("declaring roots/sampling/elicitation: four list_changed in a row, 16 tools, roots/list (id 0) answered", () =>
+    it.live("32 concurrent calls pair with their own answers; forceClose kills at once and reaps the child", () =>
+      Effect.gen(function*() {
+        const closed = yield* withServer("everything", ({ client }) =>
+          Effect.gen(function*() {
+            yield* client.awaitReady
+            const sums = yield* Effect.forEach(
+              Array.from({ length: 32 }, (_, i) => i),
+              (i) => client.callTool("get-sum", { a: i, b: 1000 * i }),
+              { concurrency: "unbounded" }
+            )
+            const stats = client.stats()
+            yield* client.forceClose
+            return { sums, stats, alive: client.isAlive(), exit: Option.getOrUndefined(client.exitInfo()) }
+          }))
+        const { alive, exit, stats, sums } = closed.result
+        sums.forEach((result, i) =>
+          assert.deepStrictEqual(texts(result), [`The sum of ${i} and ${1000 * i} is ${1001 * i}.`])
+        )
+        assertCleanTraffic(stats)
+        assert.isFalse(alive)
+        assert.deepStrictEqual(exit, { code: null, signal: "SIGKILL" })
+        assertGone(closed)
+      }).pipe(Effect.provide(NodeServices.layer)))
+
+    it.live("closing the scope mid-call fails the call with ClientClosed and ends the busy server by SIGTERM", () =>
+      Effect.gen(function*() {
+        const closed = yield* withServer(
+          "everything",
+          ({ client }) =>
+            Effect.gen(function*() {
+              yield* client.awaitReady
+              const call = yield* client.callTool("trigger-long-running-operation", { duration: 10, steps: 5 }).pipe(
+                Effect.flip,
+                Effect.forkChild({ startImmediately: true })
+              )
+              yield* waitUntil(() => client.stats().pending === 1, "the call to be in flight")
+              return call
+            }),
+          { client: { shutdownGrace: 200 } }
+        )
+        const error = yield* Fiber.join(closed.result)
+        assert.strictEqual(error._tag, "ClientClosed")
+        // Its step timer keeps it running after stdin closes: the grace ends in SIGTERM.
+        assert.deepStrictEqual(closed.exit, { code: null, signal: "SIGTERM" })
+        assertGone(closed)
+      }).pipe(Effect.provide(NodeServices.layer)))
+
+    it.live("the server sees only the base environment plus what the caller passed (get-env)", () =>
+      Effect.gen(function*() {
+        const closed = yield* withServer(
+          "everything",
+          ({ client }) =>
+            Effect.gen(function*() {
+              yield* client.awaitReady
+              return yield* client.callTool("get-env", {})
+            }),
+          { client: { env: { INTEROP_MARKER: "from the caller" } } }
+        )
+        const env: unknown = JSON.parse(texts(closed.result)[0] ?? "null")
+        assert.strictEqual(field(env, "INTEROP_MARKER"), "from the caller")
+        assert.isDefined(process.env["VITEST"], "the parent has variables of its own")
+        assert.isUndefined(field(env, "VITEST"), "the parent's environment is not inherited")
+        const allowed = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "TMPDIR", "INTEROP_MARKER"]
+        assert.deepStrictEqual(Object.keys(env ?? {}).filter((key) => !allowed.includes(key)), [])
+        assertGone(closed)
+      }).pipe(Effect.provide(NodeServices.layer)))
+
+    it.live("roots, sampling, elicitation declared: four list_changed, 16 tools, roots/list (id 0) answered", () =>
       Effect.gen(function*() {
         const closed = yield* withServer(
           "everything",
@@ -359,6 +429,43 @@ describe.concurrent("reference servers through McpClient", () => {
 
         assertCleanTraffic(stats)
         assert.deepStrictEqual(closed.exit, { code: 0, signal: null })
+        assertGone(closed)
+      }).pipe(Effect.provide(NodeServices.layer)))
+    it.live("a 1 MiB multibyte file arrives intact in one multi-chunk line; a 3 MiB one is MessageTooLarge", () =>
+      Effect.gen(function*() {
+        const fs = yield* FileSystem.FileSystem
+        // 4 bytes, 2 bytes and 1 byte per character: chunk boundaries fall inside characters.
+        const big = "🎉é-".repeat(150_000) + "\n"
+        const huge = "x".repeat(3 * 1024 * 1024)
+        const closed = yield* withServer(
+          "filesystem",
+          ({ client, dir }) =>
+            Effect.gen(function*() {
+              yield* client.awaitReady
+              const read = yield* client.callTool("read_text_file", { path: Path.join(dir, "big.txt") })
+              // Its answer (text + structuredContent, ~6 MiB) passes the 4 MiB default cap.
+              const tooLarge = yield* client.callTool("read_text_file", { path: Path.join(dir, "huge.txt") }, {
+                timeout: "10 seconds"
+              }).pipe(Effect.flip)
+              yield* client.ping()
+              return { read, tooLarge, alive: client.isAlive(), stats: client.stats() }
+            }),
+          {
+            prepare: (dir) =>
+              Effect.andThen(
+                fs.writeFileString(Path.join(dir, "big.txt"), big),
+                fs.writeFileString(Path.join(dir, "huge.txt"), huge)
+              )
+          }
+        )
+        const { alive, read, stats, tooLarge } = closed.result
+        assert.strictEqual(texts(read)[0]?.length, big.length)
+        assert.isTrue(texts(read)[0] === big, "the text came back byte for byte")
+        assert.strictEqual(tooLarge._tag, "MessageTooLarge")
+        assert.isTrue(alive)
+        assert.strictEqual(stats.oversize, 1)
+        assert.strictEqual(stats.invalidUtf8, 0)
+        assert.strictEqual(stats.pending, 0)
         assertGone(closed)
       }).pipe(Effect.provide(NodeServices.layer)))
   })
