@@ -22,12 +22,13 @@
  *
  * @since 0.1.0
  */
-import { Clock, Deferred, Effect, Exit, Fiber, Option, Schema, Scope, Stream } from "effect"
-import type { Cause, Duration } from "effect"
+import { Clock, Deferred, Effect, Exit, Fiber, Option, Scope, Stream } from "effect"
+import type { Cause, Duration, Schema } from "effect"
 import { ChildProcess, ChildProcessSpawner } from "effect/process"
 import * as ChildEnvironment from "./internal/ChildEnvironment.ts"
 import * as Connection from "./internal/Connection.ts"
 import { StderrTail } from "./internal/StderrTail.ts"
+import { decodeCallResult, decodeInitialize, decodePage, decodeTool } from "./internal/WireDecoders.ts"
 import type { McpClientOptions } from "./McpClientOptions.ts"
 import * as Options from "./McpClientOptions.ts"
 import type { CallToolError, InitializeError, ListToolsError, RequestError } from "./McpError.ts"
@@ -41,8 +42,9 @@ import {
   UnsupportedProtocolVersion
 } from "./McpError.ts"
 import type { ServerNotification, ServerSession } from "./Protocol.ts"
-import { CallToolResult, InitializeResult, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "./Protocol.ts"
-import { DiscoveredTool } from "./Tool.ts"
+import type { CallToolResult } from "./Protocol.ts"
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "./Protocol.ts"
+import type { DiscoveredTool } from "./Tool.ts"
 
 /**
  * How a server's process ended.
@@ -147,16 +149,6 @@ export interface McpClient {
   /** Reader counters. */
   readonly stats: () => Stats
 }
-
-const decodeInitialize = Schema.decodeUnknownExit(InitializeResult)
-const decodeCallResult = Schema.decodeUnknownExit(CallToolResult)
-const decodeTool = Schema.decodeUnknownExit(DiscoveredTool)
-
-const ListPage = Schema.Struct({
-  tools: Schema.Array(Schema.Unknown),
-  nextCursor: Schema.optionalKey(Schema.String)
-})
-const decodePage = Schema.decodeUnknownExit(ListPage)
 
 const toMs = (input: Duration.Input | undefined, ceiling: number): number => {
   if (input === undefined) return ceiling
