@@ -81,6 +81,9 @@ describe("McpClient (real fake server)", () => {
           yield* Effect.yieldNow
         }
         yield* Fiber.join(closing)
+        // The client's own shutdown escalated to SIGKILL and saw the child exit before it returned (not a later
+        // finalizer of the spawner).
+        assert.deepStrictEqual(Option.getOrUndefined(client.exitInfo()), { code: null, signal: "SIGKILL" })
         closed = true
         yield* Fiber.join(watcher)
         assert.isAbove(seen.length, 100)
