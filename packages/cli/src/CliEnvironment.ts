@@ -1,0 +1,44 @@
+/**
+ * What the entry point knows about the process that the commands need: its environment variables (for
+ * `${VAR}` expansion in config files) and the path of the running `node` (the demo starts its fake servers
+ * with it). Only `bin/mcp-fleet.ts` reads `process`; everything else gets these values from this service.
+ *
+ * @since 0.1.0
+ */
+import { Context, Layer } from "effect"
+
+/**
+ * The process facts the CLI's commands use.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Service {
+  /** The environment `${VAR}` placeholders are expanded against (the entry point passes `process.env`). */
+  readonly env: Readonly<Record<string, string | undefined>>
+  /** The `node` executable that runs the CLI (`process.execPath`). */
+  readonly execPath: string
+}
+
+/**
+ * The CLI's view of its process.
+ *
+ * @since 0.1.0
+ * @category services
+ */
+export class CliEnvironment extends Context.Service<CliEnvironment, Service>()("@mcp-fleet/cli/CliEnvironment") {}
+
+/**
+ * Provides the process facts.
+ *
+ * @example
+ * ```ts
+ * import { CliEnvironment } from "@mcp-fleet/cli"
+ *
+ * const live = CliEnvironment.layer({ env: process.env, execPath: process.execPath })
+ * ```
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (service: Service): Layer.Layer<CliEnvironment> => Layer.succeed(CliEnvironment, service)

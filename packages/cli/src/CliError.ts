@@ -1,0 +1,89 @@
+/**
+ * The CLI's own failures. Config errors (`@mcp-fleet/config`), manager errors (`@mcp-fleet/manager`) and
+ * transport errors (`@mcp-fleet/transport`) pass through unchanged; `ExitCode` decides how each one ends the
+ * process.
+ *
+ * @since 0.1.0
+ */
+import { Schema } from "effect"
+
+/**
+ * `--args` is not a JSON object.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class InvalidArguments extends Schema.TaggedError<InvalidArguments>()("InvalidArguments", {
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `--args must be a JSON object: ${this.reason}.`
+  }
+}
+
+/**
+ * No server of that name is in the config file (checked before anything is started).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ServerNotConfigured extends Schema.TaggedError<ServerNotConfigured>()("ServerNotConfigured", {
+  server: Schema.String,
+  configPath: Schema.String,
+  known: Schema.Array(Schema.String)
+}) {
+  override get message(): string {
+    const known = this.known.length > 0 ? this.known.map((n) => JSON.stringify(n)).join(", ") : "none"
+    return `${this.configPath} has no server named ${JSON.stringify(this.server)}; its servers are ${known}.`
+  }
+}
+
+/**
+ * The server was still starting when the wait (`--wait`) ran out.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class StillStarting extends Schema.TaggedError<StillStarting>()("StillStarting", {
+  server: Schema.String,
+  waitedMs: Schema.Number,
+  lastError: Schema.optionalKey(Schema.String)
+}) {
+  override get message(): string {
+    const why = this.lastError !== undefined ? ` (${this.lastError})` : ""
+    return `MCP server ${
+      JSON.stringify(this.server)
+    } was still starting after ${this.waitedMs} ms${why}; wait longer with --wait.`
+  }
+}
+
+/**
+ * The tool ran and reported a failure (`isError: true`); `text` is what it said.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ToolReportedError extends Schema.TaggedError<ToolReportedError>()("ToolReportedError", {
+  server: Schema.String,
+  tool: Schema.String,
+  text: Schema.String
+}) {
+  override get message(): string {
+    const said = this.text.length > 0 ? `: ${this.text}` : " (it gave no text)."
+    return `Tool ${JSON.stringify(this.tool)} on MCP server ${JSON.stringify(this.server)} reported an error${said}`
+  }
+}
+
+/**
+ * The demo could not run, or a step of it did not happen as narrated.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class DemoFailed extends Schema.TaggedError<DemoFailed>()("DemoFailed", {
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `The demo failed: ${this.reason}`
+  }
+}

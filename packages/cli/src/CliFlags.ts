@@ -1,0 +1,87 @@
+/**
+ * The flags that several commands share, defined once so their names, defaults and help text agree.
+ *
+ * @since 0.1.0
+ */
+import { Duration } from "effect"
+import type { Option } from "effect"
+import { Flag } from "effect/cli"
+import * as DurationText from "./DurationText.ts"
+
+/**
+ * Where the config file is read from when `--config` is not given: `.mcp.json` in the current directory,
+ * as Claude Code does.
+ *
+ * @since 0.1.0
+ * @category defaults
+ */
+export const DEFAULT_CONFIG_PATH = ".mcp.json"
+
+/**
+ * How long `status` and `tools` wait for the servers to settle, and `call` for its server to be ready, when
+ * `--wait` is not given.
+ *
+ * @since 0.1.0
+ * @category defaults
+ */
+export const DEFAULT_WAIT: Duration.Duration = Duration.seconds(30)
+
+const durationFlag = (name: string) =>
+  Flag.String(name).pipe(
+    Flag.withMetavar("DURATION"),
+    Flag.filterMap(
+      DurationText.parse,
+      () => "a duration such as 500ms, 30s, 2m or 10 (seconds)"
+    )
+  )
+
+/**
+ * `--config F` / `-c F`: the `mcpServers` JSON file.
+ *
+ * @since 0.1.0
+ * @category flags
+ */
+export const config: Flag.Flag<string> = Flag.String("config").pipe(
+  Flag.withAlias("c"),
+  Flag.withMetavar("FILE"),
+  Flag.withDescription(
+    `The mcpServers JSON file (Claude Desktop, Cursor, Claude Code or VS Code format). Default: ${DEFAULT_CONFIG_PATH} in the current directory.`
+  ),
+  Flag.withDefault(DEFAULT_CONFIG_PATH)
+)
+
+/**
+ * `--wait D`: how long to wait for servers to start.
+ *
+ * @since 0.1.0
+ * @category flags
+ */
+export const wait = (description: string): Flag.Flag<Duration.Duration> =>
+  durationFlag("wait").pipe(
+    Flag.withDescription(`${description} Default: ${DurationText.format(DEFAULT_WAIT)}.`),
+    Flag.withDefault(DEFAULT_WAIT)
+  )
+
+/**
+ * `--timeout D`: a call's own deadline (the server's request timeout still applies).
+ *
+ * @since 0.1.0
+ * @category flags
+ */
+export const timeout: Flag.Flag<Option.Option<Duration.Duration>> = durationFlag("timeout").pipe(
+  Flag.withDescription(
+    "Deadline of the call itself; the shorter of this and the server's request timeout (default 30 s) applies."
+  ),
+  Flag.optional
+)
+
+/**
+ * `--json`: machine-readable output on stdout.
+ *
+ * @since 0.1.0
+ * @category flags
+ */
+export const json: Flag.Flag<boolean> = Flag.Boolean("json").pipe(
+  Flag.withDescription("Print JSON on stdout instead of text."),
+  Flag.withDefault(false)
+)

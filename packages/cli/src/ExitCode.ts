@@ -1,0 +1,109 @@
+/**
+ * How a run of `mcp-fleet` ends, as Unix tools do: `0` success; `1` a failure (a server not ready, a call that
+ * failed or whose tool reported an error, a timeout); `2` a usage or configuration error (bad flags or
+ * arguments, a config file that is missing, not JSON, of the wrong shape, with duplicate server names or
+ * unset `${VAR}`s, a server name the file does not have); `130` interrupted (Ctrl-C). Messages go to stderr,
+ * prefixed `mcp-fleet: `.
+ *
+ * @since 0.1.0
+ */
+import { Cause, Console, Data, Effect, Option, Runtime } from "effect"
+import { CliError } from "effect/cli"
+
+/**
+ * Exit code of a failure.
+ *
+ * @since 0.1.0
+ * @category codes
+ */
+export const FAILURE = 1
+
+/**
+ * Exit code of a usage or configuration error.
+ *
+ * @since 0.1.0
+ * @category codes
+ */
+export const USAGE = 2
+
+const USAGE_TAGS: ReadonlySet<string> = new Set([
+  // @mcp-fleet/config
+  "ConfigFileNotFound",
+  "ConfigFileUnreadable",
+  "ConfigJsonInvalid",
+  "ConfigSchemaInvalid",
+  "DuplicateServerName",
+  "DuplicateKey",
+  "UnsupportedTransport",
+  "MissingEnvVar",
+  "MalformedPlaceholder",
+  // the CLI's own
+  "InvalidArguments",
+  "ServerNotConfigured",
+  // @mcp-fleet/manager
+  "UnknownServer"
+])
+
+/**
+ * The exit code for a typed error, by its tag: {@link USAGE} for usage and config errors, otherwise
+ * {@link FAILURE}.
+ *
+ * @since 0.1.0
+ * @category codes
+ */
+export const forError = (error: { readonly _tag: string }): number =>
+  USAGE_TAGS.has(error._tag) || CliError.isCliError(error) ? USAGE : FAILURE
+
+/**
+ * The failure that ends the process with `code` once its message has been written to stderr (`runMain` reads
+ * the code and does not log it again).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ExitStatus extends Data.TaggedError("ExitStatus")<{ readonly code: number }> {
+  override get [Runtime.errorExitCode](): number {
+    return this.code
+  }
+  override get [Runtime.errorReported](): boolean {
+    return false
+  }
+  override get message(): string {
+    return `exit status ${this.code}`
+  }
+}
+
+/**
+ * Writes one diagnostic line (or block) to stderr, prefixed `mcp-fleet: `.
+ *
+ * @since 0.1.0
+ * @category reporting
+ */
+export const printError = (message: string): Effect.Effect<void> => Console.error(`mcp-fleet: ${message}`)
+
+/**
+ * Turns every failure of `effect` into its message on stderr and an {@link ExitStatus}. Help and usage errors
+ * from `effect/cli` have already been shown by the presenter: help alone succeeds, usage errors exit
+ * {@link USAGE}. An interruption stays an interruption (exit 130 through `runMain`); a defect is printed
+ * whole and exits {@link FAILURE}.
+ *
+ * @since 0.1.0
+ * @category reporting
+ */
+export const report = <A, E extends { readonly _tag: string; readonly message: string }, R>(
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A | void, ExitStatus, R> =>
+  Effect.catchCause(effect, (cause) => {
+    if (Cause.hasInterruptsOnly(cause)) return Effect.interrupt
+    const error = Cause.findErrorOption(cause)
+    if (Option.isNone(error)) {
+      return printError(`unexpected failure:\n${Cause.pretty(cause)}`).pipe(
+        Effect.andThen(Effect.fail(new ExitStatus({ code: FAILURE })))
+      )
+    }
+    const e = error.value
+    if (CliError.isCliError(e) && e._tag === "ShowHelp") {
+      return e.errors.length === 0 ? Effect.void : Effect.fail(new ExitStatus({ code: USAGE }))
+    }
+    return printError(e.message).pipe(Effect.andThen(Effect.fail(new ExitStatus({ code: forError(e) }))))
+  })

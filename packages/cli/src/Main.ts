@@ -1,0 +1,91 @@
+/**
+ * The `mcp-fleet` command line: `status`, `tools`, `call` and `demo` under one root, run with Unix
+ * conventions — data on stdout, diagnostics and logs on stderr, exit codes from `ExitCode`.
+ *
+ * @since 0.1.0
+ */
+import type { FileSystem, Terminal } from "effect"
+import { Effect, Layer, Logger } from "effect"
+import { CliConfig, Command, GlobalFlag } from "effect/cli"
+import type { ChildProcessSpawner } from "effect/process"
+import * as CallCommand from "./CallCommand.ts"
+import type { CliEnvironment } from "./CliEnvironment.ts"
+import type { DemoFailed } from "./CliError.ts"
+import * as CliPresenter from "./CliPresenter.ts"
+import * as DemoCommand from "./DemoCommand.ts"
+import * as ExitCode from "./ExitCode.ts"
+import * as StatusCommand from "./StatusCommand.ts"
+import * as ToolsCommand from "./ToolsCommand.ts"
+
+/**
+ * The version `--version` prints.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const VERSION = "0.1.0"
+
+/**
+ * The root command with its subcommands.
+ *
+ * @since 0.1.0
+ * @category commands
+ */
+export const root: Command.Command<
+  "mcp-fleet",
+  {},
+  {},
+  CallCommand.CallError | ToolsCommand.ToolsError | DemoFailed,
+  CliEnvironment | FileSystem.FileSystem | ChildProcessSpawner.ChildProcessSpawner | Terminal.Terminal
+> = Command.make("mcp-fleet").pipe(
+  Command.withDescription(
+    "Run the MCP servers of an mcpServers config file (Claude Desktop, Cursor, Claude Code, VS Code) with @mcp-fleet/manager: their status ledger, their tools, a tool call, or a narrated demo."
+  ),
+  Command.withSubcommands([StatusCommand.command, ToolsCommand.command, CallCommand.command, DemoCommand.command])
+)
+
+/**
+ * The built-in global flags kept: `--help`, `--version`, `--completions` and `--log-level` (effect/cli's
+ * interactive `--wizard` is left out).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const builtIns: ReadonlyArray<GlobalFlag.BuiltIn> = [
+  GlobalFlag.Help,
+  GlobalFlag.Version,
+  GlobalFlag.Completions,
+  GlobalFlag.LogLevel
+]
+
+/**
+ * Runs the command line `args` (without `node` and the script). Succeeds when the command did; otherwise the
+ * failure has been written to stderr and the effect fails with an `ExitCode.ExitStatus` that carries the exit
+ * code for `NodeRuntime.runMain`. Effect logs go to stderr.
+ *
+ * @example
+ * ```ts
+ * import { NodeRuntime, NodeServices } from "@effect/platform-node"
+ * import { Effect } from "effect"
+ * import { CliEnvironment, Main } from "@mcp-fleet/cli"
+ *
+ * Main.run(["status", "--config", "mcp.json"]).pipe(
+ *   Effect.provide([CliEnvironment.layer({ env: process.env, execPath: process.execPath }), NodeServices.layer]),
+ *   NodeRuntime.runMain({ disableErrorReporting: true })
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category running
+ */
+export const run = (
+  args: ReadonlyArray<string>
+): Effect.Effect<void, ExitCode.ExitStatus, CliEnvironment | Command.Environment> =>
+  Command.runWith(root, { version: VERSION })(args).pipe(
+    ExitCode.report,
+    Effect.provide(Layer.mergeAll(
+      CliPresenter.layer,
+      CliConfig.layer({ builtIns }),
+      Layer.succeed(Logger.LogToStderr, true)
+    ))
+  )

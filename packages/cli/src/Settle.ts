@@ -1,0 +1,57 @@
+/**
+ * Waiting for a fleet to settle: every server `ready`, `degraded`, `disabled`, or `offline` with reconnection
+ * given up. A server that is `starting`, or `offline` and still reconnecting, has not settled yet.
+ *
+ * @since 0.1.0
+ */
+import type { McpManager, ServerHealth } from "@mcp-fleet/manager"
+import type { Duration } from "effect"
+import { Effect, Option, Stream } from "effect"
+
+/**
+ * Whether a server has reached a state it will keep without outside help.
+ *
+ * @since 0.1.0
+ * @category predicates
+ */
+export const isSettled = (h: ServerHealth.ServerHealth): boolean =>
+  h.state === "ready" || h.state === "degraded" || h.state === "disabled" || (h.state === "offline" && h.gaveUp)
+
+/**
+ * Waits until every server has settled or `wait` has passed, whichever comes first (it never fails), and
+ * returns the servers that had not settled by then (empty when all did).
+ *
+ * @since 0.1.0
+ * @category waiting
+ */
+export const awaitSettled = (
+  manager: McpManager.Service,
+  wait: Duration.Duration
+): Effect.Effect<ReadonlyArray<ServerHealth.ServerHealth>> =>
+  manager.snapshots.pipe(
+    Stream.filter((healths) => healths.every(isSettled)),
+    Stream.runHead,
+    Effect.timeoutOption(wait),
+    Effect.map(() => manager.health().filter((h) => !isSettled(h)))
+  )
+
+/**
+ * Waits until one server's snapshot satisfies `predicate` (checked on its current state first), or `wait`
+ * has passed; returns the matching snapshot, or `undefined` on timeout.
+ *
+ * @since 0.1.0
+ * @category waiting
+ */
+export const awaitServer = (
+  manager: McpManager.Service,
+  name: string,
+  predicate: (h: ServerHealth.ServerHealth) => boolean,
+  wait: Duration.Input
+): Effect.Effect<ServerHealth.ServerHealth | undefined> =>
+  manager.snapshots.pipe(
+    Stream.map((healths) => healths.find((h) => h.name === name)),
+    Stream.filter((h): h is ServerHealth.ServerHealth => h !== undefined && predicate(h)),
+    Stream.runHead,
+    Effect.timeoutOption(wait),
+    Effect.map((found) => Option.getOrUndefined(Option.flatten(found)))
+  )

@@ -1,0 +1,46 @@
+import { assert, describe, it } from "@effect/vitest"
+import { ConfigError } from "@mcp-fleet/config"
+import { ManagerError } from "@mcp-fleet/manager"
+import { McpError } from "@mcp-fleet/transport"
+import { Effect, Exit, Runtime } from "effect"
+import { TestConsole } from "effect/testing"
+import * as ExitCode from "../src/ExitCode.ts"
+
+describe("ExitCode", () => {
+  it("config and usage errors are 2, everything else 1", () => {
+    assert.strictEqual(ExitCode.forError(new ConfigError.ConfigFileNotFound({ path: "x" })), 2)
+    assert.strictEqual(ExitCode.forError(new ManagerError.UnknownServer({ server: "a", known: [] })), 2)
+    assert.strictEqual(
+      ExitCode.forError(new McpError.RequestTimeout({ server: "a", method: "tools/call", timeoutMs: 1 })),
+      1
+    )
+    assert.strictEqual(
+      ExitCode.forError(new ManagerError.ServerNotReady({ server: "a", state: "degraded" })),
+      1
+    )
+  })
+
+  it.effect("report writes the message to stderr and fails with an ExitStatus runMain reads", () =>
+    Effect.gen(function*() {
+      const exit = yield* ExitCode.report(Effect.fail(new ConfigError.ConfigFileNotFound({ path: "cfg.json" }))).pipe(
+        Effect.exit
+      )
+      assert.deepStrictEqual(yield* TestConsole.errorLines, ["mcp-fleet: MCP config file cfg.json does not exist."])
+      assert.isTrue(Exit.isFailure(exit))
+      if (Exit.isFailure(exit)) {
+        const error = exit.cause.reasons.find((r) => r._tag === "Fail")
+        assert.isDefined(error)
+        if (error?._tag === "Fail") {
+          assert.strictEqual(error.error[Runtime.errorExitCode], 2)
+          assert.strictEqual(error.error[Runtime.errorReported], false)
+        }
+      }
+    }))
+
+  it.effect("an interruption stays an interruption (runMain turns it into 130)", () =>
+    Effect.gen(function*() {
+      const exit = yield* ExitCode.report(Effect.interrupt).pipe(Effect.exit)
+      assert.isTrue(Exit.hasInterrupts(exit))
+      assert.deepStrictEqual(yield* TestConsole.errorLines, [])
+    }))
+})

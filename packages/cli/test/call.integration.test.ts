@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest"
+import { fakeServer, run, writeConfig } from "./CliProcess.ts"
+
+describe("mcp-fleet call", () => {
+  it.concurrent("prints structured content as JSON on stdout and exits 0", async (ctx) => {
+    const config = await writeConfig(ctx, { alpha: fakeServer(), beta: fakeServer({ initDelay: 60_000 }) })
+    const result = await run(ctx, ["call", "alpha", "tool_1", "--args", "{\"value\":\"héllo\"}", "--config", config])
+    expect(result.stderr).toBe("")
+    expect(result.code).toBe(0)
+    expect(JSON.parse(result.stdout)).toEqual({ tool: "tool_1", args: { value: "héllo" } })
+    expect(result.stdout).toBe(JSON.stringify({ tool: "tool_1", args: { value: "héllo" } }, null, 2) + "\n")
+  })
+
+  it.concurrent("an unknown tool fails with the server's error on stderr and exit 1", async (ctx) => {
+    const config = await writeConfig(ctx, { alpha: fakeServer() })
+    const result = await run(ctx, ["call", "alpha", "no_such_tool", "--config", config])
+    expect(result.code).toBe(1)
+    expect(result.stdout).toBe("")
+    expect(result.stderr).toBe(
+      "mcp-fleet: MCP server \"alpha\" answered tools/call with error -32602: Unknown tool: no_such_tool\n"
+    )
+  })
+
+  it.concurrent("an isError result prints the tool's text on stderr and exits 1", async (ctx) => {
+    const config = await writeConfig(ctx, { alpha: fakeServer() })
+    const result = await run(ctx, ["call", "alpha", "change_tools", "--args", "{\"burst\":\"many\"}", "-c", config])
+    expect(result.code).toBe(1)
+    expect(result.stdout).toBe("")
+    expect(result.stderr).toMatch(/^mcp-fleet: Tool "change_tools" on MCP server "alpha" reported an error: .*burst/)
+  })
+
+  it.concurrent("a crash mid-call, a timeout, and the config's requestTimeoutMs are typed failures (exit 1)", async (ctx) => {
+    const config = await writeConfig(ctx, {
+      crashy: fakeServer({ modes: ["die-on-call"] }),
+      alpha: fakeServer(),
+      strict: fakeServer({}, { requestTimeoutMs: 300 })
+    })
+    const crash = await run(ctx, ["call", "crashy", "echo", "-c", config])
+    expect(crash.code).toBe(1)
+    expect(crash.stderr).toMatch(/^mcp-fleet: MCP server "crashy" exited with code 3\./)
+
+    const timeout = await run(ctx, [
+      "call",
+      "alpha",
+      "sleep",
+      "--args",
+      "{\"ms\":10000}",
+      "--timeout",
+      "300ms",
+      "-c",
+      config
+    ])
+    expect(timeout.code).toBe(1)
+    expect(timeout.stderr).toBe("mcp-fleet: MCP server \"alpha\" did not answer tools/call within 300 ms.\n")
+
+    const configured = await run(ctx, ["call", "strict", "sleep", "--args", "{\"ms\":10000}", "-c", config])
+    expect(configured.code).toBe(1)
+    expect(configured.stderr).toBe("mcp-fleet: MCP server \"strict\" did not answer tools/call within 300 ms.\n")
+  })
+
+  it.concurrent("usage errors exit 2: --args that is not a JSON object, a server the file does not have", async (ctx) => {
+    const config = await writeConfig(ctx, { alpha: fakeServer() })
+    const notObject = await run(ctx, ["call", "alpha", "echo", "--args", "[1,2]", "-c", config])
+    expect(notObject.code).toBe(2)
+    expect(notObject.stderr).toBe("mcp-fleet: --args must be a JSON object: got an array.\n")
+
+    const notJson = await run(ctx, ["call", "alpha", "echo", "--args", "{oops", "-c", config])
+    expect(notJson.code).toBe(2)
+    expect(notJson.stderr).toMatch(/^mcp-fleet: --args must be a JSON object: it is not valid JSON \(/)
+
+    const unknown = await run(ctx, ["call", "nope", "echo", "-c", config])
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toBe(`mcp-fleet: ${config} has no server named "nope"; its servers are "alpha".\n`)
+  })
+
+  it.concurrent("a disabled server, and one still starting when --wait runs out, exit 1 saying why", async (ctx) => {
+    const config = await writeConfig(ctx, {
+      off: fakeServer({}, { disabled: true }),
+      slow: fakeServer({ initDelay: 60_000 })
+    })
+    const disabled = await run(ctx, ["call", "off", "echo", "-c", config])
+    expect(disabled.code).toBe(1)
+    expect(disabled.stderr).toBe("mcp-fleet: MCP server \"off\" is disabled in the configuration.\n")
+
+    const starting = await run(ctx, ["call", "slow", "echo", "--wait", "500ms", "-c", config])
+    expect(starting.code).toBe(1)
+    expect(starting.stderr).toBe(
+      "mcp-fleet: MCP server \"slow\" was still starting after 500 ms; wait longer with --wait.\n"
+    )
+  })
+})

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest"
+import { isAlive, run } from "./CliProcess.ts"
+
+describe("mcp-fleet demo", () => {
+  it("narrates start, a routed call, a slow start, a crash and reconnection, a refresh, shutdown; exits 0, leaves no process", async (ctx) => {
+    const result = await run(ctx, ["demo"])
+    expect(result.stderr).toBe("")
+    expect(result.code).toBe(0)
+    const out = result.stdout
+    // The ledger right after the layer was built: nothing ready yet, one disabled.
+    expect(out).toContain("    archived: disabled\n")
+    expect(out).toMatch(/● healthy: starting → ready \(12 tools, pid \d+\)/)
+    expect(out).toContain(
+      "→ healthy/echo {\"greeting\":\"hello from the demo\"} ⇒ {\"greeting\":\"hello from the demo\"}"
+    )
+    expect(out).toContain("echo ?, hint_read_only ro, hint_writes rw, hint_absent ?")
+    expect(out).toContain("→ slow/echo now ⇒ ErrIndexBuilding: The \"slow\" server is still starting up")
+    expect(out).toMatch(/→ crashy\/echo \(pid \d+\) ⇒ ProcessExited: MCP server "crashy" exited with code 3\./)
+    expect(out).toMatch(/● crashy: ready → offline — The process exited with code 3\./)
+    expect(out).toMatch(/● crashy: offline → starting \(reconnection attempt 1\/3, pid \d+\)/)
+    expect(out).toMatch(/crashy was reconnected by its supervisor fiber: pid (\d+) → (?!\1)\d+/)
+    expect(out).toMatch(/◆ changing: tool list changed, 9 → 10 tools \(\+generation_1\)|changing now lists 10 tools/)
+    expect(out).toContain("changing now lists 10 tools, among them generation_1")
+    expect(out).toMatch(/slow is ready with 9 tools, same pid (\d+): never killed/)
+    expect(out).toContain(
+      "→ archived/echo ⇒ ServerUnavailable: MCP server \"archived\" is disabled in the configuration."
+    )
+    expect(out).toContain("    MCP: 5 servers (4 ready, 1 disabled), 40 tools (0 curated, 40 external)\n")
+    expect(out).toMatch(/scope closed in \d+ ms: 4 server processes \(pids [\d, ]+\) stopped; still running: none/)
+    expect(out).toMatch(/demo finished\.\n$/)
+    // Env values are Redacted wherever they are printed.
+    expect(out).toContain("DEMO_API_TOKEN=<redacted>")
+    expect(out).not.toContain("demo-secret-4b1d")
+    // Every server process the demo narrated (including the one that crashed) is gone — checked here, not
+    // taken from the demo's word.
+    const pids = new Set([...out.matchAll(/pid (\d+)/g)].map((m) => Number(m[1])))
+    expect(pids.size).toBe(5)
+    for (const pid of pids) expect(isAlive(pid)).toBe(false)
+  })
+})
