@@ -207,7 +207,7 @@ describe.concurrent("reference servers through McpClient", () => {
             yield* client.awaitReady
             const timedOut = yield* client.request("tools/call", {
               name: "trigger-long-running-operation",
-              arguments: { duration: 0.4, steps: 4 },
+              arguments: { duration: 1, steps: 4 },
               _meta: { progressToken: 7 }
             }, { timeout: "150 millis" }).pipe(Effect.flip)
             // The operation runs to its end anyway (its last progress), where its answer would have followed.
