@@ -15,7 +15,9 @@ describe("CallOutput", () => {
   })
 
   it("describes binary and linked blocks instead of dumping them", () => {
-    expect(CallOutput.renderBlock({ type: "image", mimeType: "image/png", data: "AAAA" })).toBe("[image image/png, 3 bytes]")
+    expect(CallOutput.renderBlock({ type: "image", mimeType: "image/png", data: "AAAA" })).toBe(
+      "[image image/png, 3 bytes]"
+    )
     expect(CallOutput.renderBlock({ type: "resource_link", uri: "file:///a.txt", name: "a.txt" })).toBe(
       "[resource link file:///a.txt a.txt]"
     )

@@ -18,7 +18,10 @@ describe("ToolListing", () => {
 
   it("renders server__tool in a padded column with the first line of the description", () => {
     const text = ToolListing.renderText([
-      { server: "fs", tool: tool("read_file", { description: "Read a file.\nMore detail.", annotations: { readOnlyHint: true } }) },
+      {
+        server: "fs",
+        tool: tool("read_file", { description: "Read a file.\nMore detail.", annotations: { readOnlyHint: true } })
+      },
       { server: "memory", tool: tool("x") }
     ])
     expect(text).toBe("fs__read_file  ro  Read a file.\nmemory__x      ?")

@@ -1,0 +1,32 @@
+import { readFileSync } from "node:fs"
+import { describe, expect, it } from "vitest"
+import * as Main from "../src/Main.ts"
+
+const read = (relative: string) => readFileSync(new URL(relative, import.meta.url), "utf8")
+const rootReadme = read("../../../README.md")
+const cliReadme = read("../README.md")
+
+describe("READMEs", () => {
+  it("the root README's first two commands install and run the demo, then run the tests", () => {
+    const firstBlock = /```sh\n([\s\S]*?)```/.exec(rootReadme)?.[1] ?? ""
+    expect(firstBlock.trim().split("\n")).toEqual(["pnpm install && pnpm demo", "pnpm test"])
+    expect(JSON.parse(read("../../../package.json")).scripts.demo).toBe("node packages/cli/bin/mcp-fleet.ts demo")
+  })
+
+  it("the root README's library example is examples/fleet.ts, which the type check covers", () => {
+    const example = read("../examples/fleet.ts")
+    expect(rootReadme).toContain(example.slice(example.indexOf("import { NodeRuntime")))
+  })
+
+  it("every mcp-fleet command the READMEs show exists", () => {
+    const commands = new Set(Main.root.subcommands.flatMap((group) => group.commands.map((c) => c.name)))
+    // In code: `node packages/cli/bin/mcp-fleet.ts X …` and `mcp-fleet X …` inside backticks.
+    const text = `${rootReadme}\n${cliReadme}`
+    const shown = [
+      ...[...text.matchAll(/mcp-fleet\.ts ([a-z]+)/g)].map((m) => m[1]),
+      ...[...text.matchAll(/`mcp-fleet ([a-z]+)/g)].map((m) => m[1])
+    ]
+    expect(shown.length).toBeGreaterThan(5)
+    for (const name of shown) expect([...commands]).toContain(name)
+  })
+})
