@@ -8,7 +8,7 @@
  */
 import type { Protocol } from "@mcp-fleet/transport"
 
-const field = (block: Protocol.ContentBlock, key: string): unknown => (block as Readonly<Record<string, unknown>>)[key]
+const field = (block: Protocol.ContentBlock, key: string): unknown => block[key]
 
 const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined)
 
@@ -34,8 +34,8 @@ export const renderBlock = (block: Protocol.ContentBlock): string => {
     }
     case "resource": {
       const resource = field(block, "resource")
-      const inner = typeof resource === "object" && resource !== null
-        ? (resource as Readonly<Record<string, unknown>>)
+      const inner: Readonly<Record<string, unknown>> = typeof resource === "object" && resource !== null
+        ? Object.fromEntries(Object.entries(resource))
         : {}
       const body = text(inner["text"])
       if (body !== undefined) return body

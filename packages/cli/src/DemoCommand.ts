@@ -14,7 +14,7 @@
 import type { ManagerOptions } from "@mcp-fleet/manager"
 import { McpManager } from "@mcp-fleet/manager"
 import { Tool } from "@mcp-fleet/transport"
-import { Clock, Console, Context, Deferred, Effect, Exit, Layer, Scope, Stream, SubscriptionRef } from "effect"
+import { Clock, Console, Context, Deferred, Effect, Exit, Layer, Option, Scope, Stream, SubscriptionRef } from "effect"
 import { Command } from "effect/cli"
 import type { ChildProcessSpawner } from "effect/process"
 import * as CallOutput from "./CallOutput.ts"
@@ -87,11 +87,11 @@ const awaitPrinted = (
     Stream.filter((change) => change !== undefined),
     Stream.runHead,
     Effect.timeoutOption(STEP_TIMEOUT),
-    Effect.flatMap((found) =>
-      found._tag === "Some" && found.value._tag === "Some"
-        ? Effect.succeed(found.value.value)
-        : Effect.fail(new DemoFailed({ reason: `${what} did not happen within ${STEP_TIMEOUT}.` }))
-    )
+    Effect.map(Option.flatten),
+    Effect.flatMap(Option.match({
+      onNone: () => Effect.fail(new DemoFailed({ reason: `${what} did not happen within ${STEP_TIMEOUT}.` })),
+      onSome: Effect.succeed
+    }))
   )
 
 const outcome = <A, E extends { readonly _tag: string; readonly message: string }>(
