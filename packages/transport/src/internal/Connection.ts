@@ -1,19 +1,20 @@
 /**
  * The JSON-RPC connection over a child's stdin/stdout: one writer, one reader, one request path.
  *
- * - Writer: every outbound frame goes through one queue, drained by one fiber that coalesces whatever is
- *   queued into a single write. Frames are whole lines, so they can never interleave.
+ * - Writer: every outbound frame goes through one `Outbox`, drained by one fiber that takes whatever is queued
+ *   as a single write. Frames are whole lines, so they can never interleave.
  * - Reader: one fiber splits stdout into lines over whole chunks and pairs responses to pending requests
  *   synchronously, by id, in any order. It never runs user code or issues requests: notifications go to a
  *   bounded PubSub, server requests are answered by queueing a frame.
- * - Requests: one `request` allocates the id, registers the pending entry, queues the frame and awaits the
- *   answer. One deadline fiber (not a timer per request) expires overdue entries; an expired or interrupted
- *   request is removed and `notifications/cancelled` is sent for it.
+ * - Requests: one `request` allocates the id, registers the pending entry (holding the caller's resume
+ *   callback: no Deferred, no fiber, no timer per request), queues the frame and suspends until the reader or the
+ *   deadline fiber resumes it. One deadline fiber expires overdue entries; an expired or interrupted request is
+ *   removed and `notifications/cancelled` is sent for it.
  *
  * @internal
  */
 import type { Clock } from "effect"
-import { Cause, Deferred, Effect, Exit, PubSub, Queue, Stream } from "effect"
+import { Cause, Deferred, Effect, Exit, PubSub, Stream } from "effect"
 import type { ChildProcessSpawner } from "effect/process"
 import type { RequestError } from "../McpError.ts"
 import {
@@ -29,6 +30,7 @@ import {
 import type { ServerNotification } from "../Protocol.ts"
 import * as JsonRpc from "./JsonRpc.ts"
 import { LineFramer } from "./LineFramer.ts"
+import { Outbox } from "./Outbox.ts"
 import type { StderrTail } from "./StderrTail.ts"
 
 /** How a child process ended. */
@@ -52,7 +54,8 @@ export interface Stats {
 interface Pending {
   readonly id: number
   readonly method: string
-  readonly deferred: Deferred.Deferred<unknown, RequestError>
+  /** Resumes the suspended caller; called exactly once, by whoever removes the entry from `pending`. */
+  readonly resume: (outcome: Exit.Exit<unknown, RequestError>) => void
   readonly deadline: number
   readonly timeoutMs: number
   readonly cancellable: boolean
@@ -76,7 +79,6 @@ export interface ConnectionConfig {
   readonly stderr: StderrTail
 }
 
-const encoder = new TextEncoder()
 const MAX_LOGGED_PER_BATCH = 10
 
 /** The connection's shared state and its one request path. */
@@ -111,7 +113,7 @@ export const make = (
 ): Effect.Effect<Connection> =>
   Effect.gen(function*() {
     const { clock, server } = config
-    const outbound = yield* Queue.unbounded<string, Cause.Done>()
+    const outbox = new Outbox()
     const notifications = yield* PubSub.sliding<ServerNotification>({
       capacity: config.notificationBuffer,
       replay: config.notificationReplay
@@ -141,7 +143,7 @@ export const make = (
     }
 
     const write = (frame: string) => {
-      Queue.offerUnsafe(outbound, frame)
+      outbox.offer(frame)
     }
 
     // ---- deadlines: one fiber sleeps until the earliest deadline ----
@@ -162,10 +164,7 @@ export const make = (
 
     const expire = (entry: Pending) => {
       pending.delete(entry.id)
-      Deferred.doneUnsafe(
-        entry.deferred,
-        Exit.fail(new RequestTimeout({ server, method: entry.method, timeoutMs: entry.timeoutMs }))
-      )
+      entry.resume(Exit.fail(new RequestTimeout({ server, method: entry.method, timeoutMs: entry.timeoutMs })))
       sendCancelled(entry, `no answer within ${entry.timeoutMs} ms`)
     }
 
@@ -186,20 +185,21 @@ export const make = (
 
     // ---- the one request path ----
     const request = (method: string, params: unknown, options: RequestOptions): Effect.Effect<unknown, RequestError> =>
-      Effect.suspend(() => {
-        if (failed !== undefined) return Effect.fail(failed)
+      Effect.callback<unknown, RequestError>((resume) => {
+        if (failed !== undefined) return resume(Exit.fail(failed))
         if (pending.size >= config.maxInFlight) {
-          return Effect.fail(new TooManyInFlight({ server, limit: config.maxInFlight }))
+          return resume(Exit.fail(new TooManyInFlight({ server, limit: config.maxInFlight })))
         }
         const id = nextId++
         const frame = JsonRpc.encodeRequest(id, method, params)
-        if (typeof frame !== "string") return Effect.fail(new InvalidParams({ server, method, detail: frame.error }))
-        const deferred = Deferred.makeUnsafe<unknown, RequestError>()
+        if (typeof frame !== "string") {
+          return resume(Exit.fail(new InvalidParams({ server, method, detail: frame.error })))
+        }
         const deadline = options.timeoutMs === Infinity ? Infinity : clock.currentTimeMillisUnsafe() + options.timeoutMs
         const entry: Pending = {
           id,
           method,
-          deferred,
+          resume,
           deadline,
           timeoutMs: options.timeoutMs,
           cancellable: options.cancellable
@@ -207,13 +207,13 @@ export const make = (
         pending.set(id, entry)
         if (deadline !== Infinity) schedule(deadline)
         write(frame)
-        return Effect.onInterrupt(Deferred.await(deferred), () =>
-          Effect.sync(() => {
-            if (pending.get(id) === entry) {
-              pending.delete(id)
-              sendCancelled(entry, "the caller stopped waiting")
-            }
-          }))
+        // Runs only if the caller is interrupted while waiting.
+        return Effect.sync(() => {
+          if (pending.get(id) === entry) {
+            pending.delete(id)
+            sendCancelled(entry, "the caller stopped waiting")
+          }
+        })
       })
 
     const notify = (method: string, params: unknown) => {
@@ -223,15 +223,15 @@ export const make = (
     const failAll = (error: RequestError) => {
       const entries = [...pending.values()]
       pending.clear()
-      for (const entry of entries) Deferred.doneUnsafe(entry.deferred, Exit.fail(error))
+      for (const entry of entries) entry.resume(Exit.fail(error))
     }
 
     const terminate = (error: ProcessExited | ClientClosed, endInput: boolean) => {
       if (failed !== undefined) return
       failed = error
       failAll(error)
-      if (endInput) Queue.endUnsafe(outbound)
-      else Queue.shutdownUnsafe(outbound)
+      if (endInput) outbox.end()
+      else outbox.shutdown()
       Deferred.doneUnsafe(terminated, Exit.succeed(error))
     }
 
@@ -247,7 +247,7 @@ export const make = (
         return
       }
       pending.delete(entry.id)
-      Deferred.doneUnsafe(entry.deferred, exit)
+      entry.resume(exit)
     }
 
     const answerServerRequest = (id: JsonRpc.Id, method: string) => {
@@ -290,10 +290,7 @@ export const make = (
           const entry = typeof msg.id === "number" ? pending.get(msg.id) : undefined
           if (entry !== undefined) {
             pending.delete(entry.id)
-            Deferred.doneUnsafe(
-              entry.deferred,
-              Exit.fail(new ProtocolError({ server, method: entry.method, detail: msg.reason }))
-            )
+            entry.resume(Exit.fail(new ProtocolError({ server, method: entry.method, detail: msg.reason })))
           }
           return diagnose(`skipped an invalid message (${msg.reason}): ${JsonRpc.excerpt(line)}`)
         }
@@ -311,8 +308,7 @@ export const make = (
         const entry = typeof id === "number" ? pending.get(id) : undefined
         if (entry !== undefined) {
           pending.delete(entry.id)
-          Deferred.doneUnsafe(
-            entry.deferred,
+          entry.resume(
             Exit.fail(new MessageTooLarge({ server, method: entry.method, bytes, limit: config.maxMessageBytes }))
           )
         }
@@ -352,8 +348,7 @@ export const make = (
       }))
     )
 
-    const runWriter: Effect.Effect<void> = Stream.fromQueue(outbound).pipe(
-      Stream.mapArray((frames) => [encoder.encode(frames.length === 1 ? frames[0]! : frames.join(""))] as const),
+    const runWriter: Effect.Effect<void> = Stream.fromPull(Effect.succeed(outbox.take)).pipe(
       Stream.run(handle.stdin),
       Effect.catch((error) =>
         Effect.logDebug(`stdin failed: ${error.message}`).pipe(
