@@ -10,6 +10,15 @@ import { Effect } from "effect"
 import * as CliEnvironment from "../src/CliEnvironment.ts"
 import * as Main from "../src/Main.ts"
 
+// A closed stdout or stderr (`mcp-fleet tools | head -1`) is not a crash: stop as on SIGTERM, which makes
+// runMain interrupt the program, so the manager's layer closes and every server is shut down.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error
+    process.kill(process.pid, "SIGTERM")
+  })
+}
+
 Main.run(process.argv.slice(2)).pipe(
   Effect.provide([CliEnvironment.layer({ env: process.env, execPath: process.execPath }), NodeServices.layer]),
   NodeRuntime.runMain({ disableErrorReporting: true })

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest"
-import { isAlive, run } from "./CliProcess.ts"
+import { childProcesses, isAlive, run, start } from "./CliProcess.ts"
 
 describe("mcp-fleet demo", () => {
-  it("narrates start, a routed call, a slow start, a crash and reconnection, a refresh, shutdown; exits 0, leaves no process", async (ctx) => {
+  it.concurrent("narrates start, a routed call, a slow start, a crash and reconnection, a refresh, shutdown; exits 0, leaves no process", async (ctx) => {
     const result = await run(ctx, ["demo"])
     expect(result.stderr).toBe("")
     expect(result.code).toBe(0)
@@ -36,5 +36,17 @@ describe("mcp-fleet demo", () => {
     const pids = new Set([...out.matchAll(/pid (\d+)/g)].map((m) => Number(m[1])))
     expect(pids.size).toBe(5)
     for (const pid of pids) expect(isAlive(pid)).toBe(false)
+  })
+
+  it.concurrent("a reader that closes stdout early stops the demo as Ctrl-C does: exit 130, every server stopped", async (ctx) => {
+    const cli = start(ctx, ["demo"])
+    await cli.stdoutLine((line) => line.includes("layer built in"))
+    const servers = (await childProcesses(cli.pid)).filter((p) => p.args.includes("server.mjs"))
+    expect(servers).toHaveLength(4)
+    cli.child.stdout?.destroy()
+    const result = await cli.finished
+    expect(result.code).toBe(130)
+    expect(result.stderr).toBe("")
+    for (const server of servers) expect(isAlive(server.pid)).toBe(false)
   })
 })
