@@ -1,6 +1,6 @@
 /**
- * The soak's chaos: every 250–1250 ms, SIGKILL a random server's process (85%) or `restart` a random server
- * (15%), until told to stop.
+ * The soak's chaos: every 250–1250 ms, SIGKILL a random server's process or `restart` a random server (by
+ * default 85% / 15%), until told to stop.
  *
  * A kill uses the pid from `health()` and `process.kill(pid, "SIGKILL")`: the manager learns of it only from
  * the process's exit, as it would from a real crash. A restart runs in its own fiber (so kills go on meanwhile)
@@ -28,6 +28,8 @@ export interface Chaos {
   /** The restarts themselves; one that never returns stays here. */
   readonly restarting: FiberSet.FiberSet<void>
   readonly stopped: Ref.Ref<boolean>
+  /** The share of actions (0–1) that are restarts. */
+  readonly restartShare: number
 }
 
 /**
@@ -95,7 +97,7 @@ export const run = (chaos: Chaos): Effect.Effect<void> =>
       yield* Effect.sleep(yield* Random.nextIntBetween(250, 1250))
       if (yield* Ref.get(chaos.stopped)) return
       const name = chaos.servers[yield* Random.nextIntBetween(0, chaos.servers.length, { halfOpen: true })]!
-      if ((yield* Random.next) < 0.85) yield* kill(chaos, name)
+      if ((yield* Random.next) >= chaos.restartShare) yield* kill(chaos, name)
       else yield* restart(chaos, name)
     }
   })

@@ -6,6 +6,7 @@
 import * as Heap from "./Heap.ts"
 import type { LogTally } from "./LogTally.ts"
 import type { SoakResult } from "./Soak.ts"
+import { defaults } from "./SoakOptions.ts"
 import * as Tallies from "./Tally.ts"
 
 /**
@@ -82,7 +83,8 @@ export const render = (result: SoakResult, logs: LogTally): string => {
     `${pad("command")}pnpm soak --duration ${
       options.durationMs % 1000 === 0 ? `${options.durationMs / 1000}s` : `${options.durationMs}ms`
     } --servers ${options.servers} ` +
-      `--concurrency ${options.concurrency} --seed ${options.seed}`
+      `--concurrency ${options.concurrency} --seed ${options.seed}` +
+      (options.restartPercent !== defaults.restartPercent ? ` --restarts ${options.restartPercent}` : "")
   )
   lines.push(`${pad("fleet")}${result.fleet.length} servers: ${[...roles].map(([r, n]) => `${n} ${r}`).join(", ")}`)
   lines.push(
@@ -121,7 +123,13 @@ export const render = (result: SoakResult, logs: LogTally): string => {
   const growth = heapGrowth(result)
   if (first !== undefined && last !== undefined && growth !== undefined) {
     const gc = first.heap.forcedGc ? "after forced GC" : "WITHOUT forced GC (run node with --expose-gc)"
-    const flat = growth <= options.heapBoundBytes ? "flat" : "NOT flat"
+    const heaps = result.checkpoints.map((c) => c.heap.heapUsed)
+    const rising = heaps.length > 2 && heaps.every((h, i) => i === 0 || h >= heaps[i - 1]!) && growth > 1024 * 1024
+    const flat = growth > options.heapBoundBytes
+      ? "NOT flat (over the bound)"
+      : rising
+      ? "within the bound, but NOT flat: it rose at every checkpoint"
+      : "flat"
     lines.push(
       `${pad("heap used")}start ${Heap.mib(first.heap.heapUsed)}, end ${Heap.mib(last.heap.heapUsed)} ${gc} ` +
         `(${growth >= 0 ? "+" : "−"}${Heap.mib(Math.abs(growth))}; bound +${Heap.mib(options.heapBoundBytes)}): ${flat}`
@@ -137,7 +145,9 @@ export const render = (result: SoakResult, logs: LogTally): string => {
   )
   const lastStrays = last?.strays ?? []
   if (lastStrays.length > 0) {
-    lines.push(`${pad("")}  at the end, not any server's current process: ${lastStrays.join(", ")}`)
+    const shown = lastStrays.slice(0, 8).join(", ")
+    const more = lastStrays.length > 8 ? `, and ${lastStrays.length - 8} more` : ""
+    lines.push(`${pad("")}  at the end, ${lastStrays.length} belong to no server: ${shown}${more}`)
   }
   for (const p of result.processesLeft.slice(0, 10)) lines.push(`${pad("")}  pid ${p.pid}: ${p.args}`)
   const closing = (c: SoakResult["closeLayer"]) => (c._tag === "Closed" ? `${c.ms} ms` : `HUNG (> ${c.boundMs} ms)`)

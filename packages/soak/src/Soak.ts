@@ -213,7 +213,8 @@ const runIn = (
       tally,
       actions,
       restarting,
-      stopped
+      stopped,
+      restartShare: options.restartPercent / 100
     }
 
     const settledAsExpected = (healths: ReadonlyArray<ServerHealth.ServerHealth>) =>
@@ -254,9 +255,10 @@ const runIn = (
         )
         const processes = entries?.length
         const pids = new Set(healths.map((h) => h.pid))
-        const strays = (entries ?? []).filter((e) => !pids.has(e.pid)).map((e) =>
-          `pid ${e.pid} (${e.args.split(/\s+/).filter((w) => !w.includes("/") && !w.startsWith("run-id=")).join(" ")})`
-        )
+        const strays = (entries ?? []).filter((e) => !pids.has(e.pid)).map((e) => {
+          const tokens = e.args.split(/\s+/).filter((w) => !w.includes("/") && !w.startsWith("run-id="))
+          return `pid ${e.pid} (${tokens.length > 0 ? tokens.join(" ") : "plain"})`
+        })
         const point: Checkpoint = {
           label,
           activeMs,

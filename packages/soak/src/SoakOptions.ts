@@ -31,6 +31,8 @@ export interface SoakOptions {
   readonly graceMs: number
   /** How much the heap (after forced GC) may grow from start to end before the run fails. */
   readonly heapBoundBytes: number
+  /** Percent of chaos actions that are `restart(name)`; the rest are SIGKILLs. */
+  readonly restartPercent: number
 }
 
 /**
@@ -47,7 +49,8 @@ export const defaults: SoakOptions = {
   callTimeoutMs: 5_000,
   hangTimeoutMs: 250,
   graceMs: 2_000,
-  heapBoundBytes: 16 * 1024 * 1024
+  heapBoundBytes: 16 * 1024 * 1024,
+  restartPercent: 15
 }
 
 /**
@@ -70,12 +73,14 @@ export class SoakUsageError extends Schema.TaggedError<SoakUsageError>()("SoakUs
  * @since 0.0.0
  * @category usage
  */
-export const usage = `usage: pnpm soak [--duration D] [--servers N] [--concurrency C] [--seed S]
+export const usage =
+  `usage: pnpm soak [--duration D] [--servers N] [--concurrency C] [--seed S] [--restarts P] [--heap-bound-mb M]
 
   --duration D      total run time, e.g. 60s, 10m, 1h, 500ms (default 10m; a bare number is seconds)
   --servers N       fake MCP servers under one manager (default ${defaults.servers}, at least 2)
   --concurrency C   calls in flight at once (default ${defaults.concurrency})
   --seed S          seed of the random choices (default ${defaults.seed})
+  --restarts P      percent of chaos actions that are restart(name), the rest SIGKILLs (default ${defaults.restartPercent})
   --heap-bound-mb M heap growth (after forced GC) that fails the run (default ${defaults.heapBoundBytes / 1024 / 1024})
 
 Exit code 0 when every call settled, no process was left and the heap stayed within the bound; 1 otherwise;
@@ -129,7 +134,7 @@ export const parse = (argv: ReadonlyArray<string>): Effect.Effect<SoakOptions | 
         value = args[i + 1]
         i++
       }
-      if (!["--duration", "--servers", "--concurrency", "--seed", "--heap-bound-mb"].includes(flag)) {
+      if (!["--duration", "--servers", "--concurrency", "--seed", "--restarts", "--heap-bound-mb"].includes(flag)) {
         return yield* new SoakUsageError({ reason: `Unknown argument ${JSON.stringify(arg)}.\n\n${usage}` })
       }
       if (value === undefined || value === "") {
@@ -154,6 +159,9 @@ export const parse = (argv: ReadonlyArray<string>): Effect.Effect<SoakOptions | 
           break
         case "--seed":
           options = { ...options, seed: yield* integer(flag, value, 0, 2 ** 31 - 1) }
+          break
+        case "--restarts":
+          options = { ...options, restartPercent: yield* integer(flag, value, 0, 100) }
           break
         case "--heap-bound-mb":
           options = { ...options, heapBoundBytes: (yield* integer(flag, value, 1, 4096)) * 1024 * 1024 }

@@ -57,6 +57,14 @@ describe("Report", () => {
     assert.match(text, /verdict\s+PASS$/)
   })
 
+  it("a heap that rises at every checkpoint is not called flat, even within the bound", () => {
+    const rising = { ...clean(), checkpoints: [point("start", 30), point("c", 32), point("end", 34)] }
+    assert.deepStrictEqual(Report.failures(rising), [])
+    assert.include(Report.render(rising, LogTally.make()), "NOT flat: it rose at every checkpoint")
+    const noisy = { ...clean(), checkpoints: [point("start", 30), point("c", 33), point("end", 32)] }
+    assert.include(Report.render(noisy, LogTally.make()), "): flat")
+  })
+
   it("each broken invariant fails the run with its reason", () => {
     const cases: ReadonlyArray<readonly [string, (r: SoakResult) => SoakResult]> = [
       ["did not settle", (r) => (r.tally.ops.sleep.unsettled = 1, r)],

@@ -45,8 +45,9 @@ describe("SoakOptions", () => {
       assert.strictEqual(options.servers, 7)
       assert.strictEqual(options.concurrency, 3)
       assert.strictEqual(options.seed, 42)
-      const bound = yield* parseOk(["--heap-bound-mb", "8"])
+      const bound = yield* parseOk(["--heap-bound-mb", "8", "--restarts", "0"])
       assert.strictEqual(bound.heapBoundBytes, 8 * 1024 * 1024)
+      assert.strictEqual(bound.restartPercent, 0)
     }))
 
   it.effect("--help", () =>
@@ -62,6 +63,7 @@ describe("SoakOptions", () => {
         [["--servers", "2.5"], "--servers expects"],
         [["--concurrency", "0"], "--concurrency expects"],
         [["--seed"], "--seed needs a value"],
+        [["--restarts", "101"], "--restarts expects a whole number from 0 to 100"],
         [["--verbose"], "Unknown argument \"--verbose\""]
       ]
       for (const [argv, expected] of cases) {
