@@ -18,7 +18,9 @@ describe("Fault: shutdown (real fake server)", () => {
       yield* client.forceClose
       assert.isFalse(exists(client.pid))
       assert.isFalse(exists(grandchild), "the grandchild is gone when forceClose returns")
-      assert.strictEqual(Option.getOrUndefined(client.exitInfo())?.signal, "SIGKILL")
+      // The exit was observed. (Its cause is racy: forceClose also ends stdin, and this server exits with code 0 on
+      // EOF, sometimes before the SIGKILL lands; either way the process and its grandchild are gone.)
+      assert.isTrue(Option.isSome(client.exitInfo()))
     }).pipe(Effect.provide(NodeServices.layer)))
 
   it.live("a wrapper that ignores SIGTERM and EOF, with a grandchild holding stdout: close is bounded, both gone", () =>
