@@ -1,6 +1,7 @@
 /**
- * Where `effect/cli`'s own output goes: help and `--version` on stdout (asked for: they are the data), a usage
- * error on stderr — the errors, then the command's help — so that stdout stays clean for scripts.
+ * Where `effect/cli`'s own output goes: `--help` and `--version` on stdout (asked for: they are the data); a usage
+ * error on stderr — the errors, then the command's help — and so is the help shown for `mcp-fleet` without a
+ * command, so that stdout stays clean for scripts.
  *
  * @since 0.1.0
  */
@@ -16,13 +17,21 @@ import { CliOutput } from "effect/cli"
  */
 export const presenter: CliOutput.Presenter = {
   present: (event) =>
-    event._tag === "InvalidInvocation"
-      ? Effect.gen(function*() {
-        const formatter = yield* CliOutput.Formatter
-        yield* Console.error(formatter.formatErrors(event.errors))
-        yield* Console.error(formatter.formatHelpDoc(event.helpDoc))
-      })
-      : CliOutput.defaultPresenter.present(event)
+    Effect.gen(function*() {
+      const formatter = yield* CliOutput.Formatter
+      switch (event._tag) {
+        case "InvalidInvocation":
+          yield* Console.error(formatter.formatErrors(event.errors))
+          return yield* Console.error(formatter.formatHelpDoc(event.helpDoc))
+        case "Help":
+          // "Implicit" help is shown for a command that needs a subcommand and got none: a usage error.
+          return yield* (event.reason === "Implicit" ? Console.error : Console.log)(
+            formatter.formatHelpDoc(event.helpDoc)
+          )
+        case "Version":
+          return yield* Console.log(formatter.formatVersion(event.name, event.version))
+      }
+    })
 }
 
 /**

@@ -82,8 +82,8 @@ export class ExitStatus extends Data.TaggedError("ExitStatus")<{ readonly code: 
 export const printError = (message: string): Effect.Effect<void> => Console.error(`mcp-fleet: ${message}`)
 
 /**
- * Turns every failure of `effect` into its message on stderr and an {@link ExitStatus}. Help and usage errors
- * from `effect/cli` have already been shown by the presenter: help alone succeeds, usage errors exit
+ * Turns every failure of `effect` into its message on stderr and an {@link ExitStatus}. Usage errors from
+ * `effect/cli` (including a missing subcommand) have already been shown by the presenter and exit
  * {@link USAGE}. An interruption stays an interruption (exit 130 through `runMain`); a defect is printed
  * whole and exits {@link FAILURE}.
  *
@@ -102,8 +102,8 @@ export const report = <A, E extends { readonly _tag: string; readonly message: s
       )
     }
     const e = error.value
-    if (CliError.isCliError(e) && e._tag === "ShowHelp") {
-      return e.errors.length === 0 ? Effect.void : Effect.fail(new ExitStatus({ code: USAGE }))
-    }
+    // Shown already by the presenter: a usage error, or the help for a missing subcommand (`--help` itself
+    // succeeds and never gets here).
+    if (CliError.isCliError(e) && e._tag === "ShowHelp") return Effect.fail(new ExitStatus({ code: USAGE }))
     return printError(e.message).pipe(Effect.andThen(Effect.fail(new ExitStatus({ code: forError(e) }))))
   })

@@ -75,6 +75,13 @@ describe("mcp-fleet: usage errors exit 2, help exits 0", () => {
     expect(result.stderr).toContain("USAGE\n  mcp-fleet status")
   })
 
+  it.concurrent("no command: the help on stderr, exit 2", async (ctx) => {
+    const result = await run(ctx, [])
+    expect(result.code).toBe(2)
+    expect(result.stdout).toBe("")
+    expect(result.stderr).toContain("USAGE\n  mcp-fleet <subcommand> [flags]")
+  })
+
   it.concurrent("a bad duration", async (ctx) => {
     const result = await run(ctx, ["call", "a", "b", "--timeout", "soon"])
     expect(result.code).toBe(2)
