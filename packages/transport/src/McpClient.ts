@@ -33,6 +33,7 @@ import type { McpClientOptions } from "./McpClientOptions.ts"
 import * as Options from "./McpClientOptions.ts"
 import type { CallToolError, InitializeError, ListToolsError, RequestError } from "./McpError.ts"
 import {
+  ClientClosed,
   ErrIndexBuilding,
   NotReady,
   PageCapExceeded,
@@ -267,6 +268,8 @@ export const make = (
             forceKillAfter: opts.killGraceMs
           }))
           yield* Fiber.interrupt(initFiber)
+          // If initialize never got to run, nobody else completes readiness: fail it with the close.
+          yield* Deferred.fail(ready, conn.failure() ?? new ClientClosed({ server, reason }))
           yield* Fiber.interrupt(writerFiber)
           // The reader ends when every holder of stdout has closed it; the group is dead by now.
           yield* Effect.raceFirst(Fiber.await(readerFiber), Effect.sleep(opts.killGraceMs))

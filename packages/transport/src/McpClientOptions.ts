@@ -3,8 +3,8 @@
  *
  * @since 0.1.0
  */
-import { Duration } from "effect"
-import type { Redacted } from "effect"
+import * as Duration from "effect/Duration"
+import type * as Redacted from "effect/Redacted"
 
 /**
  * What `McpClient.make` needs to start and talk to one MCP server over stdio.

@@ -4,8 +4,10 @@
  *
  * @internal
  */
-import { Config, Effect, Option } from "effect"
-import type { Redacted } from "effect"
+import * as Config from "effect/Config"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import type * as Redacted from "effect/Redacted"
 
 /** The variables a child inherits by default, as the MCP reference SDK does. */
 export const BASE_VARIABLES: ReadonlyArray<string> = [

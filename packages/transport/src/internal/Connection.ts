@@ -280,9 +280,7 @@ export const make = (
           return answerServerRequest(msg.id, msg.method)
         case "Notification": {
           stats.notifications++
-          if (!PubSub.publishUnsafe(notifications, { method: msg.method, params: msg.params })) {
-            stats.notificationsDropped++
-          }
+          inbound.push({ method: msg.method, params: msg.params })
           return
         }
         case "Invalid": {
@@ -333,12 +331,21 @@ export const make = (
       return Effect.forEach(lines, (line) => Effect.logWarning(line), { discard: true })
     })
 
+    // Notifications read from a batch of chunks are published together after it, through the PubSub's sliding
+    // strategy: a slow subscriber loses its oldest notifications, never the reader its pace.
+    const inbound: Array<ServerNotification> = []
+    const publishInbound: Effect.Effect<void> = Effect.suspend(() => {
+      if (inbound.length === 0) return Effect.void
+      return Effect.asVoid(PubSub.publishAll(notifications, inbound.splice(0)))
+    })
+
     const runReader: Effect.Effect<void> = Stream.runForEachArray(handle.stdout, (chunks) => {
       for (const chunk of chunks) framer.push(chunk)
-      return flushDiagnostics
+      return Effect.andThen(publishInbound, flushDiagnostics)
     }).pipe(
       Effect.catch((error) => Effect.logDebug(`stdout failed: ${error.message}`)),
       Effect.andThen(Effect.sync(() => framer.end())),
+      Effect.andThen(publishInbound),
       Effect.andThen(flushDiagnostics),
       // stdout ended: wait briefly for the exit status, so pending calls get the most useful error.
       Effect.andThen(Effect.raceFirst(Deferred.await(exitSignal), Effect.sleep(250))),
@@ -352,14 +359,14 @@ export const make = (
       Stream.run(handle.stdin),
       Effect.catch((error) =>
         Effect.logDebug(`stdin failed: ${error.message}`).pipe(
-          Effect.andThen(Effect.sync(() =>
-            terminate(
-              exited !== undefined
-                ? processExited(exited)
-                : new ClientClosed({ server, reason: "writing to the server's stdin failed" }),
-              false
-            )
-          ))
+          // A dead child's stdin usually fails before its exit status is known: wait briefly for the exit, so
+          // that the exit watcher fails what is pending with `ProcessExited` (code, signal, stderr).
+          Effect.andThen(Effect.raceFirst(Deferred.await(exitSignal), Effect.sleep(250))),
+          Effect.andThen(Effect.sync(() => {
+            if (exited === undefined) {
+              terminate(new ClientClosed({ server, reason: "writing to the server's stdin failed" }), false)
+            }
+          }))
         )
       )
     )

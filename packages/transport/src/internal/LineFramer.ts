@@ -128,13 +128,23 @@ export class LineFramer {
   }
 
   private beginOversize(piece: Uint8Array): void {
-    const first = this.parts.length > 0 ? this.parts[0]! : piece
-    this.head = lenient.decode(first.subarray(0, KEEP))
+    // The head and the tail excerpts span every part of the line seen so far, so an id that falls across a
+    // chunk boundary is still readable.
+    const head = new Uint8Array(Math.min(KEEP, this.size + piece.length))
+    let filled = 0
+    for (const part of [...this.parts, piece]) {
+      if (filled >= head.length) break
+      const take = part.subarray(0, head.length - filled)
+      head.set(take, filled)
+      filled += take.length
+    }
+    this.head = lenient.decode(head)
+    this.tail = new Uint8Array(0)
+    for (const part of this.parts) this.keepTail(part)
+    this.keepTail(piece)
     this.discarded = this.size + piece.length
     this.parts = []
     this.size = 0
-    this.tail = new Uint8Array(0)
-    this.keepTail(piece)
     this.discarding = true
   }
 

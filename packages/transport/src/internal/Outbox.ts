@@ -10,8 +10,9 @@
  *
  * @internal
  */
-import { Cause, Effect } from "effect"
-import type { Pull } from "effect"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import type * as Pull from "effect/Pull"
 
 const encoder = new TextEncoder()
 

@@ -17,7 +17,7 @@
  *
  * @internal
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import * as SchemaJITCompiler from "effect/schema/SchemaJITCompiler"
 import { CallToolResult, InitializeResult } from "../Protocol.ts"
 import { DiscoveredTool } from "../Tool.ts"
