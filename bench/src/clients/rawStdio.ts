@@ -49,15 +49,20 @@ export const makeRawAdapter = (options: {
   readonly id: string
   readonly label: string
   readonly writeMode: WriteMode
+  /**
+   * Start the server in its own session and process group (`detached: true`), as a client must to signal a
+   * server's whole process group (what `effect/process` does by default). Default `false`.
+   */
+  readonly detached?: boolean
 }): ClientAdapter => ({
   id: options.id,
   label: options.label,
   modules: ["node:child_process"],
-  start: (server) => startRaw(server, options.writeMode)
+  start: (server) => startRaw(server, options.writeMode, options.detached ?? false)
 })
 
-const startRaw = (server: ServerLaunch, writeMode: WriteMode): Promise<ClientSession> => {
-  const child = spawn(server.command, [...server.args], { stdio: ["pipe", "pipe", "pipe"] })
+const startRaw = (server: ServerLaunch, writeMode: WriteMode, detached: boolean): Promise<ClientSession> => {
+  const child = spawn(server.command, [...server.args], { stdio: ["pipe", "pipe", "pipe"], detached })
   const pending = new Map<number, Pending>()
   let nextId = 0
   let exited = false
