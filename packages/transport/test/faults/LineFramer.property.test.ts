@@ -10,16 +10,22 @@ import { concatBytes, hostilePart, notificationLine as message } from "./arbitra
 
 type Event =
   | { readonly _tag: "line"; readonly text: string }
-  | { readonly _tag: "oversize"; readonly bytes: number }
+  | { readonly _tag: "oversize"; readonly bytes: number; readonly head: string; readonly tail: string }
   | { readonly _tag: "invalidUtf8"; readonly excerpt: string }
 
-/** Runs a framer over the chunks and returns everything it reported, in order. */
+/** How much of an oversize line the framer keeps as its head and tail excerpts. */
+const KEEP = 512
+
+/**
+ * Runs a framer over the chunks and returns everything it reported, in order. Under a cap below `KEEP` the head
+ * excerpt can only hold what came before the cap was passed, which depends on the chunking: it is left out then.
+ */
 const frame = (maxBytes: number, chunks: ReadonlyArray<Uint8Array>): Array<Event> => {
   const events: Array<Event> = []
   const handler: FramerHandler = {
     line: (text) => events.push({ _tag: "line", text }),
-    // The head and tail excerpts are left out: they depend on the chunking today (see pending/ and RELIABILITY.md).
-    oversize: (bytes) => events.push({ _tag: "oversize", bytes }),
+    // The head and tail excerpts too: the reader reads the id of an oversize answer from them.
+    oversize: (bytes, head, tail) => events.push({ _tag: "oversize", bytes, head: maxBytes < KEEP ? "" : head, tail }),
     invalidUtf8: (excerpt) => events.push({ _tag: "invalidUtf8", excerpt })
   }
   const framer = new LineFramer(maxBytes, handler)
@@ -81,7 +87,7 @@ describe("LineFramer properties", () => {
       fc.property(
         nastyBytes,
         fc.array(fc.nat(), { maxLength: 40 }),
-        fc.integer({ min: 1, max: 96 }),
+        fc.oneof(fc.integer({ min: 1, max: 96 }), fc.integer({ min: KEEP, max: 1_024 })),
         (bytes, offsets, maxBytes) => {
           const whole = frame(maxBytes, [bytes])
           const chunked = frame(maxBytes, cut(bytes, offsets))
@@ -94,17 +100,21 @@ describe("LineFramer properties", () => {
     )
   })
 
-  it("a line over maxBytes is reported once as oversize with its full byte count, whatever the chunking", () => {
+  it("a line over maxBytes is reported once as oversize, with its byte count, head and tail, whatever the chunking", () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 8, max: 200 }),
+        fc.oneof(fc.integer({ min: 8, max: 200 }), fc.integer({ min: KEEP, max: 1_500 })),
         fc.integer({ min: 1, max: 2_000 }),
         fc.array(fc.nat(), { maxLength: 40 }),
         (maxBytes, excess, offsets) => {
           const line = "x".repeat(maxBytes + excess)
           const bytes = encoder.encode(`${line}\n{"ok":1}\n`)
           const events = frame(maxBytes, cut(bytes, offsets))
-          const expected = [{ _tag: "oversize", bytes: line.length }, { _tag: "line", text: "{\"ok\":1}" }]
+          const excerpt = line.slice(0, KEEP) // head and tail: the first and the last KEEP bytes (all "x")
+          const expected = [
+            { _tag: "oversize", bytes: line.length, head: maxBytes < KEEP ? "" : excerpt, tail: excerpt },
+            { _tag: "line", text: "{\"ok\":1}" }
+          ]
           if (JSON.stringify(events) !== JSON.stringify(expected)) throw new Error(`got ${JSON.stringify(events)}`)
         }
       ),

@@ -46,7 +46,7 @@ describe("Fault: notification flood (in-memory peer)", () => {
       yield* eventually(() => client.stats().notifications === FLOOD + 1, "the whole flood was read")
       yield* gate.open
       // What the stalled subscriber was holding: the one it stalled on plus at most a full buffer. (Which ones
-      // it keeps is pinned by a test in pending/; see RELIABILITY.md.)
+      // it keeps is pinned by notificationsDropNewest.test.ts.)
       yield* eventually(() => seen.length >= 1 + BUFFER, "the held notifications delivered")
       for (let i = 0; i < 100; i++) yield* Effect.yieldNow
       assert.strictEqual(seen.length, 1 + BUFFER, `bounded by notificationBuffer, not ${FLOOD}`)
