@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Provision the project's toolchain: Node >= 22 and the pinned pnpm.
 #
-# When the `node` on PATH is older than 22, Node 22 is installed from the npm registry (the `node`
+# When the `node` on PATH is older than 22.18, Node 22 is installed from the npm registry (the `node`
 # package ships a real binary) into .cache/toolchain (ignored by git). pnpm is installed there too,
 # at the version pinned by `packageManager` in package.json, without corepack.
 #
@@ -15,13 +15,13 @@ node_version="22.23.3"
 pnpm_version="$(sed -n 's/.*"packageManager": *"pnpm@\([^"]*\)".*/\1/p' "$root/package.json")"
 [ -n "$pnpm_version" ] || { echo "toolchain: no pnpm version in package.json packageManager" >&2; exit 1; }
 
-major() { "$1" --version 2>/dev/null | sed -n 's/^v\([0-9]*\).*/\1/p'; }
+# Node >= 22.18 runs TypeScript files natively (type stripping), which the CLI, examples and scripts rely on.
+recent() { "$1" -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 22 || (a === 22 && b >= 18) ? 0 : 1)' 2>/dev/null; }
 
 want=()
-current_major="$(major node || true)"
-if [ -x "$bin/node" ] && [ "$(major "$bin/node")" -ge 22 ] 2>/dev/null; then
-  : # cached Node 22 is there
-elif [ -n "$current_major" ] && [ "$current_major" -ge 22 ]; then
+if [ -x "$bin/node" ] && recent "$bin/node"; then
+  : # the cached Node 22 is there
+elif command -v node >/dev/null 2>&1 && recent node; then
   : # the machine's node is recent enough
 else
   want+=("node@$node_version")

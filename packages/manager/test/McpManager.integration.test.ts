@@ -110,6 +110,22 @@ describe("McpManager (real fake servers)", () => {
       assert.isFalse(exists(firstPid))
     }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
 
+  it.live("a command that cannot be started is offline at once, said why, and not retried on a backoff", () =>
+    Effect.gen(function*() {
+      const manager = yield* build({
+        servers: { typo: { command: "/nonexistent/mcp-server-typo" }, plain: fake({}) },
+        reconnect: { initialDelay: "10 millis", maxAttempts: 5 }
+      })
+      const h = stateOf(manager, "typo")
+      assert.strictEqual(h.state, "offline")
+      assert.isTrue(h.gaveUp)
+      assert.include(h.lastError ?? "", "could not be started")
+      const error = yield* Effect.flip(manager.call("typo", "echo", {}))
+      assert.strictEqual(error._tag, "ServerUnavailable")
+      yield* manager.waitForReady("plain")
+      assert.strictEqual(stateOf(manager, "typo").attempt, 0, "no reconnection attempt")
+    }).pipe(Effect.scoped))
+
   it.live("closing the layer shuts every server down in parallel, even those that ignore SIGTERM", () =>
     Effect.gen(function*() {
       const scope = yield* Scope.make()

@@ -407,7 +407,12 @@ export const make = (
     const startFresh = (slot: Slot): Effect.Effect<void> =>
       Effect.gen(function*() {
         const spawned = yield* spawn(slot)
-        if (spawned === undefined) return yield* startReconnect(slot)
+        if (spawned === undefined) {
+          // The command cannot be started at all (missing binary or working directory): retrying on a backoff
+          // would only delay the answer. Offline for good, until `restart`.
+          yield* transition(slot.name, (h) => ({ ...h, gaveUp: true }))
+          return
+        }
         const [client, generation, clientScope] = spawned
         yield* watch(slot, client, generation, clientScope, "start")
       }).pipe(Effect.annotateLogs({ mcpServer: slot.name }))
