@@ -22,9 +22,19 @@
  *
  * @since 0.1.0
  */
-import { Clock, Deferred, Effect, Exit, Fiber, Option, Scope, Stream } from "effect"
-import type { Cause, Duration, Schema } from "effect"
-import { ChildProcess, ChildProcessSpawner } from "effect/process"
+import type * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
+import * as Deferred from "effect/Deferred"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as Option from "effect/Option"
+import * as ChildProcess from "effect/process/ChildProcess"
+import * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
+import type * as Schema from "effect/Schema"
+import * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
 import * as ChildEnvironment from "./internal/ChildEnvironment.ts"
 import * as Connection from "./internal/Connection.ts"
 import { StderrTail } from "./internal/StderrTail.ts"

@@ -13,9 +13,14 @@
  *
  * @internal
  */
-import type { Clock } from "effect"
-import { Cause, Deferred, Effect, Exit, PubSub, Stream } from "effect"
-import type { ChildProcessSpawner } from "effect/process"
+import * as Cause from "effect/Cause"
+import type * as Clock from "effect/Clock"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
+import * as PubSub from "effect/PubSub"
+import * as Stream from "effect/Stream"
 import type { RequestError } from "../McpError.ts"
 import {
   ClientClosed,
