@@ -24,7 +24,9 @@ const runtime = ManagedRuntime.make(NodeServices.layer)
 export const adapter: ClientAdapter = {
   id: "fleet",
   label: "@mcp-fleet/transport McpClient (stdio, NodeServices spawner)",
-  modules: ["effect", "@mcp-fleet/transport", "@effect/platform-node/NodeServices"],
+  // What a program needs to run a client: the transport and a ChildProcessSpawner (it no longer loads the effect
+  // barrel, so neither is it listed here).
+  modules: ["@mcp-fleet/transport", "@effect/platform-node/NodeServices"],
   start: async (server): Promise<ClientSession> => {
     const scope = await Effect.runPromise(Scope.make())
     const connect = Effect.gen(function*() {
