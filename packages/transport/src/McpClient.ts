@@ -269,7 +269,8 @@ export const make = (
         const done = Deferred.makeUnsafe<void>()
         closing = done
         return Effect.gen(function*() {
-          conn.close(reason, mode === "graceful")
+          // Graceful: EOF first. Force: stdin stays open until the SIGKILL lands, so the kill is what ends it.
+          conn.close(reason, mode === "graceful" ? "end" : "hold")
           if (mode === "graceful") {
             yield* Effect.raceFirst(Deferred.await(conn.exited), Effect.sleep(opts.shutdownGraceMs))
           }

@@ -101,8 +101,12 @@ export interface Connection {
   readonly terminated: Deferred.Deferred<ProcessExited | ClientClosed>
   /** Completes when the child process has exited. */
   readonly exited: Deferred.Deferred<ExitInfo>
-  /** Stops accepting requests and fails every pending one with `ClientClosed`. Idempotent. */
-  readonly close: (reason: string, endInput: boolean) => void
+  /**
+   * Stops accepting requests and fails every pending one with `ClientClosed`. Idempotent. `input` says what
+   * becomes of the child's stdin: `end` (flush, then EOF: the graceful path), `hold` (left open, so a kill
+   * that follows is what ends the child), or `shut` (dropped).
+   */
+  readonly close: (reason: string, input: "end" | "hold" | "shut") => void
   /** The fibers' bodies, forked by the owner into its scope. */
   readonly runWriter: Effect.Effect<void>
   readonly runReader: Effect.Effect<void>
@@ -140,11 +144,18 @@ export const make = (
     let exited: ExitInfo | undefined
     let failed: ProcessExited | ClientClosed | undefined
     const diagnostics: Array<string> = []
+    const quiet: Array<string> = []
     let diagnosticsDropped = 0
 
+    /** Something the server sent was skipped: a warning, logged after the batch of chunks it came in. */
     const diagnose = (text: string) => {
       if (diagnostics.length < MAX_LOGGED_PER_BATCH) diagnostics.push(text)
       else diagnosticsDropped++
+    }
+
+    /** Expected noise (a late answer to a request we stopped waiting for): logged at debug level. */
+    const note = (text: string) => {
+      if (quiet.length < MAX_LOGGED_PER_BATCH) quiet.push(text)
     }
 
     const write = (frame: string) => {
@@ -231,12 +242,12 @@ export const make = (
       for (const entry of entries) entry.resume(Exit.fail(error))
     }
 
-    const terminate = (error: ProcessExited | ClientClosed, endInput: boolean) => {
+    const terminate = (error: ProcessExited | ClientClosed, input: "end" | "hold" | "shut") => {
       if (failed !== undefined) return
       failed = error
       failAll(error)
-      if (endInput) outbox.end()
-      else outbox.shutdown()
+      if (input === "end") outbox.end()
+      else if (input === "shut") outbox.shutdown()
       Deferred.doneUnsafe(terminated, Exit.succeed(error))
     }
 
@@ -248,7 +259,8 @@ export const make = (
       const entry = typeof id === "number" ? pending.get(id) : undefined
       if (entry === undefined) {
         stats.unknownId++
-        diagnose(`skipped a ${what} for unknown or finished request id ${JSON.stringify(id)}`)
+        // The spec says to ignore late answers to cancelled or timed-out requests: not worth a warning.
+        note(`skipped a ${what} for unknown or finished request id ${JSON.stringify(id)}`)
         return
       }
       pending.delete(entry.id)
@@ -328,6 +340,13 @@ export const make = (
     })
 
     const flushDiagnostics: Effect.Effect<void> = Effect.suspend(() => {
+      if (quiet.length > 0) {
+        const notes = quiet.splice(0)
+        return Effect.andThen(
+          Effect.forEach(notes, (line) => Effect.logDebug(line), { discard: true }),
+          flushDiagnostics
+        )
+      }
       if (diagnostics.length === 0) return Effect.void
       const lines = diagnostics.splice(0)
       const dropped = diagnosticsDropped
@@ -356,7 +375,7 @@ export const make = (
       Effect.andThen(Effect.raceFirst(Deferred.await(exitSignal), Effect.sleep(250))),
       // If the process exited, the exit watcher fails what is pending once stderr is drained too.
       Effect.andThen(Effect.sync(() => {
-        if (exited === undefined) terminate(new ClientClosed({ server, reason: "the server closed its stdout" }), true)
+        if (exited === undefined) terminate(new ClientClosed({ server, reason: "the server closed its stdout" }), "end")
       }))
     )
 
@@ -369,7 +388,7 @@ export const make = (
           Effect.andThen(Effect.raceFirst(Deferred.await(exitSignal), Effect.sleep(250))),
           Effect.andThen(Effect.sync(() => {
             if (exited === undefined) {
-              terminate(new ClientClosed({ server, reason: "writing to the server's stdin failed" }), false)
+              terminate(new ClientClosed({ server, reason: "writing to the server's stdin failed" }), "shut")
             }
           }))
         )
@@ -386,7 +405,7 @@ export const make = (
         Deferred.doneUnsafe(exitSignal, Exit.succeed(info))
         // Let the reader deliver answers (and stderr its last lines) written just before the exit.
         yield* Effect.raceFirst(outputDrained, Effect.sleep(250))
-        terminate(processExited(info), false)
+        terminate(processExited(info), "shut")
       })
 
     return {
@@ -400,7 +419,7 @@ export const make = (
       isAlive: () => exited === undefined && failed === undefined,
       terminated,
       exited: exitSignal,
-      close: (reason, endInput) => terminate(new ClientClosed({ server, reason }), endInput),
+      close: (reason, input) => terminate(new ClientClosed({ server, reason }), input),
       runWriter,
       runReader,
       runDeadlines,
