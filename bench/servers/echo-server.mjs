@@ -8,6 +8,7 @@
 //   tools=N          number of tools it advertises (default 1; the first one is always `echo`)
 //   page-size=M      tools per tools/list page (default 100)
 //   stats-file=PATH  at exit, write one JSON line with its own CPU usage to PATH
+//   delay-init=MS    answer `initialize` only after MS milliseconds (a slow-starting server; default 0)
 //
 // `tools/call` of `echo` with `{ payload: string }` answers `{ content: [{ type: "text", text: payload }] }`.
 // A `stats` request answers the same JSON that is printed at exit. At exit (stdin closed, SIGTERM or SIGINT)
@@ -21,7 +22,7 @@ import { writeFileSync } from "node:fs"
 const SUPPORTED_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
 const LATEST_VERSION = SUPPORTED_VERSIONS[0]
 
-const options = { tools: 1, pageSize: 100, statsFile: undefined }
+const options = { tools: 1, pageSize: 100, statsFile: undefined, delayInitMs: 0 }
 for (const arg of process.argv.slice(2)) {
   const eq = arg.indexOf("=")
   const key = eq < 0 ? arg : arg.slice(0, eq)
@@ -29,6 +30,7 @@ for (const arg of process.argv.slice(2)) {
   if (key === "tools") options.tools = positiveInt(key, value)
   else if (key === "page-size") options.pageSize = positiveInt(key, value)
   else if (key === "stats-file") options.statsFile = value
+  else if (key === "delay-init") options.delayInitMs = positiveInt(key, value)
   else fatal(`unknown argument ${JSON.stringify(arg)}`)
 }
 
@@ -141,11 +143,14 @@ function handle(line) {
     }
     case "initialize": {
       const requested = msg.params?.protocolVersion
-      return result(id, {
+      const answer = result(id, {
         protocolVersion: SUPPORTED_VERSIONS.includes(requested) ? requested : LATEST_VERSION,
         capabilities: { tools: { listChanged: false } },
         serverInfo: { name: "mcp-fleet-bench-echo", version: "0.0.0" }
       })
+      if (options.delayInitMs === 0) return answer
+      setTimeout(() => process.stdout.write(answer), options.delayInitMs)
+      return ""
     }
     case "ping":
       return result(id, {})

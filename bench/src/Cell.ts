@@ -59,5 +59,10 @@ export interface Cell {
   readonly metrics: ReadonlyArray<MetricSpec>
   /** `true` for a cell measured once per run (in the first round's order) rather than in every round. */
   readonly once: boolean
+  /**
+   * The clients this cell applies to (absent: all). Others are not run and show "n/a" (the manager cells
+   * measure `@mcp-fleet/manager`, which only the `fleet` column has).
+   */
+  readonly clients?: ReadonlyArray<string> | undefined
   readonly run: (adapter: ClientAdapter, context: CellContext) => Promise<Measurement>
 }

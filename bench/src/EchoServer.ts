@@ -39,11 +39,14 @@ export const echoLaunch = (options: {
   readonly tools?: number
   readonly pageSize?: number
   readonly statsFile?: string
+  /** Answer `initialize` only after this many milliseconds. */
+  readonly delayInitMs?: number
 }): ServerLaunch => {
   const args = [echoServerPath]
   if (options.tools !== undefined) args.push(`tools=${options.tools}`)
   if (options.pageSize !== undefined) args.push(`page-size=${options.pageSize}`)
   if (options.statsFile !== undefined) args.push(`stats-file=${options.statsFile}`)
+  if (options.delayInitMs !== undefined && options.delayInitMs > 0) args.push(`delay-init=${options.delayInitMs}`)
   return { command: process.execPath, args }
 }
 

@@ -94,6 +94,10 @@ export const renderReport = (input: {
           row.push("—")
           continue
         }
+        if (cell.clients !== undefined && !cell.clients.includes(client)) {
+          row.push("n/a")
+          continue
+        }
         const { ratios, values } = series(result, cell.id, metric, client)
         row.push(values.length === 0 ? "failed" : format(median(values), metric.digits) + formatRatio(ratios))
       }

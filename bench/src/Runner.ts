@@ -50,6 +50,9 @@ export const rotate = <A>(items: ReadonlyArray<A>, round: number): Array<A> => {
   return [...items.slice(k), ...items.slice(0, k)]
 }
 
+const appliesTo = (cell: Cell, adapter: ClientAdapter): boolean =>
+  cell.clients === undefined || cell.clients.includes(adapter.id)
+
 const messageOf = (error: unknown): string => error instanceof Error ? error.message : String(error)
 
 /**
@@ -98,7 +101,9 @@ export const runBenchmarks = async (
       const result: RoundResult = { round, order: order.map((a) => a.id), cells: {} }
       for (const cell of cells.filter((c) => !c.once)) {
         const byClient: Record<string, Outcome> = {}
-        for (const adapter of order) byClient[adapter.id] = await measure(cell, adapter, round)
+        for (const adapter of order) {
+          if (appliesTo(cell, adapter)) byClient[adapter.id] = await measure(cell, adapter, round)
+        }
         result.cells[cell.id] = byClient
       }
       rounds.push(result)
@@ -107,7 +112,9 @@ export const runBenchmarks = async (
     if (first !== undefined) {
       for (const cell of cells.filter((c) => c.once)) {
         const byClient: Record<string, Outcome> = {}
-        for (const adapter of adapters) byClient[adapter.id] = await measure(cell, adapter, 0)
+        for (const adapter of adapters) {
+          if (appliesTo(cell, adapter)) byClient[adapter.id] = await measure(cell, adapter, 0)
+        }
         first.cells[cell.id] = byClient
       }
     }
