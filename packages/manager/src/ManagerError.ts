@@ -38,6 +38,7 @@ export class ServerUnavailable extends Schema.TaggedError<ServerUnavailable>()("
 }) {
   override get message(): string {
     if (this.state === "disabled") return `MCP server "${this.server}" is disabled in the configuration.`
+    if (this.state === "starting") return `MCP server "${this.server}" is restarting; try again in a moment.`
     const why = this.lastError !== undefined ? ` Last error: ${this.lastError}` : ""
     const what = this.gaveUp
       ? `is offline: reconnection gave up after ${this.attempt} attempts; restart it to try again.`

@@ -345,6 +345,46 @@ describe("McpManager (in-memory fleet)", () => {
       assert.strictEqual(spawned.count.steady, 1)
     }))
 
+  it.effect("restart under concurrent calls replaces the process, never orphans one, never reports a crash", () =>
+    Effect.gen(function*() {
+      const { layer, spawned } = fleetSpawner({ busy: (index, peer) => toolServer(`busy#${index}`, tools("t"))(peer) })
+      const transitions: Array<string> = []
+      const manager = yield* build({
+        servers: { busy: server("busy") },
+        onStateChange: (c) => Effect.sync(() => void transitions.push(`${c.from}->${c.to}`))
+      }, layer)
+      yield* waitState(manager, "busy", "ready")
+      let stop = false
+      const failures: Array<string> = []
+      const callers = yield* Effect.forEach(Array.from({ length: 8 }, (_, i) => i), (i) =>
+        Effect.gen(function*() {
+          while (!stop) {
+            const exit = yield* Effect.exit(manager.call("busy", "t", { i }))
+            if (Exit.isFailure(exit)) {
+              failures.push(String(Option.getOrUndefined(Cause.findErrorOption(exit.cause))?._tag))
+            }
+            yield* Effect.yieldNow
+          }
+        }).pipe(Effect.forkChild({ startImmediately: true })))
+      for (let round = 0; round < 2; round++) {
+        yield* manager.restart("busy")
+        yield* waitState(manager, "busy", "ready")
+      }
+      stop = true
+      yield* Effect.forEach(callers, Fiber.join)
+      assert.strictEqual(spawned.count.busy, 3, "one process per restart, no extra reconnection")
+      const alive = spawned.peers.busy!.filter((p) =>
+        !Deferred.isDoneUnsafe(p.stdinClosed) && !Deferred.isDoneUnsafe(p.killed)
+      )
+      assert.strictEqual(alive.length, 1, "the replaced processes were shut down")
+      assert.notInclude(transitions.join(","), "offline", "a deliberate restart is not a crash")
+      assert.isTrue(
+        failures.every((tag) => tag === "ServerUnavailable" || tag === "ErrIndexBuilding" || tag === "ClientClosed"),
+        failures.join(",")
+      )
+      assert.match(String((yield* manager.call("busy", "t", {})).content[0]!.text), /^busy#2:/)
+    }))
+
   describe("CallRoutesToRightServer", () => {
     it.effect("concurrent calls to different servers each reach their own server only", () =>
       Effect.gen(function*() {

@@ -13,7 +13,7 @@
  */
 import type { McpError, Protocol, Tool } from "@mcp-fleet/transport"
 import { McpClient } from "@mcp-fleet/transport"
-import { Clock, Effect, Exit, FiberMap, Option, PubSub, Queue, Scope, Stream, SubscriptionRef } from "effect"
+import { Clock, Effect, Exit, Fiber, FiberMap, Option, PubSub, Queue, Scope, Stream, SubscriptionRef } from "effect"
 import type { Result } from "effect"
 import type { ChildProcessSpawner } from "effect/process"
 import { ServerNotReady, ServerUnavailable, UnknownServer } from "../ManagerError.ts"
@@ -284,7 +284,7 @@ export const make = (
         }).pipe(Effect.forkIn(clientScope))
         // Crash watcher.
         yield* client.awaitTerminated.pipe(
-          Effect.andThen(Effect.suspend(() => (isCurrent(slot, generation) ? crashed(slot, generation) : Effect.void))),
+          Effect.andThen(Effect.suspend(() => (isCurrent(slot, generation) ? crashed(slot, client) : Effect.void))),
           Effect.forkIn(clientScope)
         )
       })
@@ -313,9 +313,12 @@ export const make = (
           return undefined
         }
         const client = made.success
+        const replaced = slot.scope
         slot.generation++
         slot.client = client
         slot.scope = clientScope
+        // Never orphan a client: one being replaced is shut down (in the background; this region is short).
+        if (replaced !== undefined) yield* Effect.forkIn(Scope.close(replaced, Exit.void), scope)
         yield* transition(name, (h) => ({
           ...h,
           state: "starting",
@@ -388,11 +391,13 @@ export const make = (
           FiberMap.run(reconnects, `mcp/reconnect-${slot.name}`, reconnectLoop(slot), { onlyIfMissing: true })
         )
 
-    /** The current client of `slot` is gone: offline at once, then reconnection (once). */
-    const crashed = (slot: Slot, generation: number): Effect.Effect<void> =>
+    /**
+     * `client` is gone: if it is still the slot's current client (not one being restarted or replaced), the
+     * server is offline at once and reconnection starts (once).
+     */
+    const crashed = (slot: Slot, client: McpClient.McpClient): Effect.Effect<void> =>
       Effect.suspend(() => {
-        if (!isCurrent(slot, generation) || slot.client === undefined) return Effect.void
-        const client = slot.client
+        if (shuttingDown || slot.client !== client) return Effect.void
         return transition(slot.name, (h) =>
           h.state === "offline" ? undefined : {
             ...h,
@@ -493,18 +498,17 @@ export const make = (
           // No lock: one read of the ledger and of the client's flags.
           const h = SubscriptionRef.getUnsafe(ledger).get(server)!
           const client = slot.client
-          const generation = slot.generation
           if (h.state === "disabled" || h.state === "offline" || client === undefined) {
             return Effect.fail(unavailable(h))
           }
           if (!client.isAlive()) {
             return Effect.andThen(
-              crashed(slot, generation),
+              crashed(slot, client),
               Effect.suspend(() => Effect.fail(unavailable(SubscriptionRef.getUnsafe(ledger).get(server)!)))
             )
           }
           return client.callTool(tool, args, callOptions).pipe(
-            Effect.tapError((error) => (error._tag === "ProcessExited" ? crashed(slot, generation) : Effect.void))
+            Effect.tapError((error) => (error._tag === "ProcessExited" ? crashed(slot, client) : Effect.void))
           )
         }),
       waitForReady: (name) =>
@@ -526,18 +530,30 @@ export const make = (
             })
           )),
       restart: (name) =>
-        Effect.flatMap(lookup(name), (slot) =>
-          Effect.gen(function*() {
-            if (slot.config.disabled === true || shuttingDown) return
-            yield* FiberMap.remove(reconnects, `mcp/reconnect-${name}`)
+        Effect.flatMap(lookup(name), (slot) => {
+          if (slot.config.disabled === true || shuttingDown) return Effect.void
+          // Under the reconnection key: it replaces a running reconnection loop, and while it runs a crash
+          // cannot start another one. The old client is detached first, so that calls made meanwhile fail fast
+          // and its deliberate close is never mistaken for a crash.
+          const body = Effect.gen(function*() {
+            const old = slot.scope
             slot.generation++
-            yield* closeClient(slot)
-            yield* transition(
-              name,
-              (h) => ({ ...h, state: "starting", attempt: 0, gaveUp: false, lastError: undefined })
-            )
+            slot.client = undefined
+            slot.scope = undefined
+            yield* transition(name, (h) => ({
+              ...h,
+              state: "starting",
+              tools: [],
+              pid: undefined,
+              attempt: 0,
+              gaveUp: false,
+              lastError: undefined
+            }))
+            if (old !== undefined) yield* Scope.close(old, Exit.void)
             yield* startFresh(slot)
-          })),
+          })
+          return FiberMap.run(reconnects, `mcp/reconnect-${name}`, body).pipe(Effect.flatMap(Fiber.join))
+        }),
       forceClose: drain("force"),
       changes: Stream.fromPubSub(changesHub),
       snapshots: SubscriptionRef.changes(ledger).pipe(Stream.map(() => health()))
