@@ -8,7 +8,7 @@
  *
  * A directory argument is a folder holding a transport `src/` (its `effect` import must resolve to the same copy
  * as this package's); `raw`, `raw-detached`, `sdk`… name registered clients. `raw` is always the first column.
- * Cells: `c1` / `c64` (64 B calls), `c64k` (64 KiB calls at 64), `list` (the 2,000-tool scan). Prints, per
+ * Cells: `c1` / `c64` (64 B calls), `c1k` / `c64k` (64 KiB calls), `list` (the 2,000-tool scan). Prints, per
  * client, the median same-round ratio to raw (min–max) and the median client CPU per call or per scan.
  *
  * @since 0.0.0
@@ -81,8 +81,8 @@ const measure = async (adapter: ClientAdapter, cell: string, ms: number): Promis
       await session.close()
     }
   }
-  const concurrency = cell === "c1" ? 1 : 64
-  const payload = "x".repeat(cell === "c64k" ? 64 * 1024 : 64)
+  const concurrency = cell === "c1" || cell === "c1k" ? 1 : 64
+  const payload = "x".repeat(cell.endsWith("k") ? 64 * 1024 : 64)
   const session = await adapter.start(echoLaunch({}))
   try {
     await callLoop(session, payload, concurrency, performance.now() + 200)
@@ -101,7 +101,7 @@ const main = async () => {
   const cell = arg("cell", "c64")
   const rounds = Number(arg("rounds", "6"))
   const ms = Number(arg("ms", "1000"))
-  if (!["c1", "c64", "c64k", "list"].includes(cell)) throw new Error(`unknown --cell=${cell}`)
+  if (!["c1", "c64", "c1k", "c64k", "list"].includes(cell)) throw new Error(`unknown --cell=${cell}`)
   const names = ["raw", ...process.argv.slice(2).filter((a) => !a.startsWith("--") && a !== "raw")]
   const adapters: Array<ClientAdapter> = []
   for (const name of names) {
