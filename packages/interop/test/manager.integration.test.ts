@@ -66,8 +66,13 @@ describe("the reference servers through McpManager", () => {
       assert.notStrictEqual(thought.isError, true)
 
       // everything's list_changed after initialized: its tool set did not really change, so the tools were
-      // announced once per server (the first listing) and never again.
+      // announced once per server (the first listing) and never again; and the notification cost at most one
+      // re-list beyond discovery (the coalescing bound).
       assert.deepStrictEqual([...toolChanges].sort(), [...ReferenceServers.names].sort())
+      const everythingClient = yield* manager.client("everything")
+      const lists = everythingClient.stats().requests["tools/list"] ?? 0
+      assert.isAtLeast(lists, 1)
+      assert.isAtMost(lists, 2, `tools/list sent ${lists} times`)
 
       const pids = manager.health().map((h) => h.pid!)
       yield* Scope.close(scope, Exit.void)

@@ -106,7 +106,8 @@ export interface Stats {
   readonly invalidUtf8: number
   readonly serverRequests: number
   readonly notifications: number
-  readonly notificationsDropped: number
+  /** Requests sent so far, by method (`initialize`, `tools/list`, `tools/call`…). */
+  readonly requests: Readonly<Record<string, number>>
   readonly pending: number
   readonly stderrBytes: number
 }
@@ -412,7 +413,12 @@ export const make = (
       awaitExit: Deferred.await(conn.exited),
       awaitTerminated: Effect.asVoid(Deferred.await(conn.terminated)),
       forceClose: shutdown("force", "forceClose was called"),
-      stats: () => ({ ...conn.stats, pending: conn.pendingCount(), stderrBytes: stderr.bytes })
+      stats: () => ({
+        ...conn.stats,
+        requests: { ...conn.stats.requests },
+        pending: conn.pendingCount(),
+        stderrBytes: stderr.bytes
+      })
     }
     return client
   })

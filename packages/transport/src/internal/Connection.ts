@@ -53,7 +53,8 @@ export interface Stats {
   invalidUtf8: number
   serverRequests: number
   notifications: number
-  notificationsDropped: number
+  /** Requests written, by method. */
+  requests: Record<string, number>
 }
 
 interface Pending {
@@ -138,7 +139,7 @@ export const make = (
       invalidUtf8: 0,
       serverRequests: 0,
       notifications: 0,
-      notificationsDropped: 0
+      requests: {}
     }
     let nextId = 1
     let exited: ExitInfo | undefined
@@ -207,6 +208,7 @@ export const make = (
           return resume(Exit.fail(new TooManyInFlight({ server, limit: config.maxInFlight })))
         }
         const id = nextId++
+        stats.requests[method] = (stats.requests[method] ?? 0) + 1
         const frame = JsonRpc.encodeRequest(id, method, params)
         if (typeof frame !== "string") {
           return resume(Exit.fail(new InvalidParams({ server, method, detail: frame.error })))
