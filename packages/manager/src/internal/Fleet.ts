@@ -11,14 +11,15 @@
  *
  * @internal
  */
-import type { McpError, Protocol, Tool } from "@mcp-fleet/transport"
 import { McpClient } from "@mcp-fleet/transport"
+import type { McpError, Tool } from "@mcp-fleet/transport"
 import { Clock, Effect, Exit, Fiber, FiberMap, Option, PubSub, Queue, Scope, Stream, SubscriptionRef } from "effect"
 import type { Result } from "effect"
 import type { ChildProcessSpawner } from "effect/process"
 import { ServerNotReady, ServerUnavailable, UnknownServer } from "../ManagerError.ts"
 import type { ManagerOptions, ServerConfig, StateChange, ToolsChange } from "../ManagerOptions.ts"
 import * as Options from "../ManagerOptions.ts"
+import type { Service } from "../McpManager.ts"
 import type { ServerHealth } from "../ServerHealth.ts"
 import * as ServerState from "../ServerState.ts"
 import { renderStatusLines as renderStatus } from "../StatusText.ts"
@@ -42,29 +43,6 @@ interface Slot {
 /** What discovery concluded. */
 type Outcome = "ready" | "degraded" | "gone"
 
-/** The manager's operations; `McpManager` exposes them as a service. */
-export interface Fleet {
-  readonly client: (name: string) => Effect.Effect<McpClient.McpClient, UnknownServer | ServerUnavailable>
-  readonly health: () => ReadonlyArray<ServerHealth>
-  readonly serverHealth: (name: string) => Effect.Effect<ServerHealth, UnknownServer>
-  readonly tools: () => ReadonlyArray<Tool.ServerTool>
-  readonly statusLines: () => string
-  readonly call: (
-    server: string,
-    tool: string,
-    args?: Readonly<Record<string, unknown>>,
-    options?: McpClient.CallOptions
-  ) => Effect.Effect<
-    Protocol.CallToolResult,
-    UnknownServer | ServerUnavailable | McpError.CallToolError
-  >
-  readonly waitForReady: (name: string) => Effect.Effect<ServerHealth, UnknownServer | ServerNotReady>
-  readonly restart: (name: string) => Effect.Effect<void, UnknownServer>
-  readonly forceClose: Effect.Effect<void>
-  readonly changes: Stream.Stream<StateChange>
-  readonly snapshots: Stream.Stream<ReadonlyArray<ServerHealth>>
-}
-
 const describeExit = (client: McpClient.McpClient): string => {
   const exit = Option.getOrUndefined(client.exitInfo())
   const tail = client.stderrTail()
@@ -78,7 +56,7 @@ const describeExit = (client: McpClient.McpClient): string => {
 /** Builds the fleet in the current scope: spawns every enabled server before returning. */
 export const make = (
   input: ManagerOptions
-): Effect.Effect<Fleet, never, Scope.Scope | ChildProcessSpawner.ChildProcessSpawner> =>
+): Effect.Effect<Service, never, Scope.Scope | ChildProcessSpawner.ChildProcessSpawner> =>
   Effect.gen(function*() {
     const options = Options.resolve(input)
     const scope = yield* Scope.Scope
@@ -478,7 +456,7 @@ export const make = (
         ...(h.lastError !== undefined ? { lastError: h.lastError } : {})
       })
 
-    const fleet: Fleet = {
+    const fleet: Service = {
       client: (name) =>
         Effect.flatMap(lookup(name), (slot) => {
           const h = observed(SubscriptionRef.getUnsafe(ledger).get(name)!)
@@ -494,7 +472,7 @@ export const make = (
         ) => (ServerState.countsTools(h.state) ? h.tools.map((tool) => ({ server: h.name, tool })) : [])),
       statusLines: () => renderStatus(health(), options.maxStatusLines),
       call: (server, tool, args, callOptions) =>
-        Effect.flatMap(lookup(server), (slot): ReturnType<Fleet["call"]> => {
+        Effect.flatMap(lookup(server), (slot): ReturnType<Service["call"]> => {
           // No lock: one read of the ledger and of the client's flags.
           const h = SubscriptionRef.getUnsafe(ledger).get(server)!
           const client = slot.client
