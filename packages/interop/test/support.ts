@@ -2,6 +2,7 @@
  * Helpers for the interop tests: start a reference server in its own scope and temp dir, check that closing
  * that scope leaves nothing behind, and read what servers send.
  */
+import { Processes } from "@mcp-fleet/testing"
 import type { McpClientOptions, McpError, Protocol } from "@mcp-fleet/transport"
 import { McpClient } from "@mcp-fleet/transport"
 import type { PlatformError } from "effect"
@@ -10,14 +11,7 @@ import type { ChildProcessSpawner } from "effect/process"
 import * as ReferenceServers from "../src/ReferenceServers.ts"
 
 /** Whether a process (or, with a negative pid, a process group) exists. */
-export const exists = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return error instanceof Error && "code" in error && error.code === "EPERM"
-  }
-}
+export const exists = Processes.exists
 
 /** A started reference server: its client and the temp dir that holds its state. */
 export interface Started {

@@ -2,18 +2,11 @@ import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import type { ManagerOptions } from "@mcp-fleet/manager"
 import { McpManager } from "@mcp-fleet/manager"
-import { FakeServer } from "@mcp-fleet/testing"
+import { FakeServer, Processes } from "@mcp-fleet/testing"
 import { Context, Effect, Exit, Layer, Schedule, Scope } from "effect"
 import { TestClock } from "effect/testing"
 
-const exists = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return error instanceof Error && "code" in error && error.code === "EPERM"
-  }
-}
+const exists = Processes.exists
 
 /** Polls until `check` holds (process events arrive in real time), bounded to about 10 s. */
 const waitUntil = (check: () => boolean, what: string) =>

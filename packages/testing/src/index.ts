@@ -18,3 +18,6 @@ export * as FakeSpawner from "./FakeSpawner.ts"
 
 /** @since 0.1.0 */
 export * as McpPeer from "./McpPeer.ts"
+
+/** @since 0.1.0 */
+export * as Processes from "./Processes.ts"

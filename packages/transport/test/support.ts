@@ -1,17 +1,11 @@
 /**
  * Helpers for real-process tests.
  */
+import { Processes } from "@mcp-fleet/testing"
 import { Effect, Schedule } from "effect"
 
 /** Whether a process (or, with a negative pid, a process group) exists. */
-export const exists = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return error instanceof Error && "code" in error && error.code === "EPERM"
-  }
-}
+export const exists = Processes.exists
 
 /** Polls `check` every 10 ms until it holds; fails after `limitMs` (a bound, not a wait). */
 export const waitUntil = (check: () => boolean, what: string, limitMs = 5_000): Effect.Effect<void> =>
