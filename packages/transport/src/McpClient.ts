@@ -162,11 +162,9 @@ export interface McpClient {
   readonly stats: () => Stats
 }
 
-const toMs = (input: Duration.Input | undefined, ceiling: number): number => {
-  if (input === undefined) return ceiling
-  const ms = Options.resolve({ command: "", requestTimeout: input }).requestTimeoutMs
-  return Math.min(ms, ceiling)
-}
+/** A call's deadline: the smaller of its own (if any) and the client's `requestTimeout`. */
+const toMs = (input: Duration.Input | undefined, ceiling: number): number =>
+  input === undefined ? ceiling : Math.min(Options.requestTimeoutMillis(input), ceiling)
 
 /**
  * Spawns an MCP server and returns its client at once; `initialize` continues in the background.

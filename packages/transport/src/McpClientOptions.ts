@@ -93,6 +93,15 @@ const millis = (input: Duration.Input | undefined, fallback: number): number => 
   return Number.isFinite(ms) && ms > 0 ? ms : fallback
 }
 
+/**
+ * A request deadline in milliseconds: absent, zero or negative → `DEFAULT_REQUEST_TIMEOUT_MS`.
+ *
+ * @since 0.1.0
+ * @category defaults
+ */
+export const requestTimeoutMillis = (input: Duration.Input | undefined): number =>
+  millis(input, DEFAULT_REQUEST_TIMEOUT_MS)
+
 const positive = (n: number | undefined, fallback: number): number =>
   n !== undefined && Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback
 
@@ -114,7 +123,7 @@ export const resolve = (options: McpClientOptions): ResolvedOptions => ({
   env: options.env ?? {},
   inheritEnv: options.inheritEnv ?? false,
   name: options.name ?? baseName(options.command),
-  requestTimeoutMs: millis(options.requestTimeout, DEFAULT_REQUEST_TIMEOUT_MS),
+  requestTimeoutMs: requestTimeoutMillis(options.requestTimeout),
   clientInfo: options.clientInfo ?? { name: "mcp-fleet", version: "0.1.0" },
   capabilities: options.capabilities ?? {},
   maxMessageBytes: positive(options.maxMessageBytes, 4 * 1024 * 1024),
