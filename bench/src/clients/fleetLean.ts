@@ -1,0 +1,60 @@
+/**
+ * mcp-fleet's own transport: `@mcp-fleet/transport` `McpClient.make` over `NodeServices.layer`.
+ *
+ * @since 0.0.0
+ */
+import { NodeStdioSpawner } from "@mcp-fleet/platform-node"
+import { McpClient } from "@mcp-fleet/transport"
+import { Effect, Exit, ManagedRuntime, Scope } from "effect"
+import type { ClientAdapter, ClientSession } from "../ClientAdapter.ts"
+
+/** One runtime with the Node services (the child-process spawner) for every session of this process. */
+const runtime = ManagedRuntime.make(NodeStdioSpawner.layerServices)
+
+/**
+ * `McpClient.make` in a scope this adapter closes itself: `start` resolves once `awaitReady` has succeeded
+ * (initialize answered, `notifications/initialized` queued). `close` closes the scope, which is the client's
+ * graceful shutdown (end stdin → grace → SIGTERM → SIGKILL to the process group, then every fiber joined).
+ *
+ * Each operation is run with `Effect.runPromise`, as a Promise-based caller would; the per-call cost of that
+ * (one fiber) is part of what is measured, exactly as for the `effect` column.
+ *
+ * @since 0.0.0
+ */
+export const adapter: ClientAdapter = {
+  id: "fleet-lean",
+  label: "@mcp-fleet/transport McpClient (stdio, NodeServices spawner)",
+  // What a program needs to run a client: the transport and a ChildProcessSpawner (it no longer loads the effect
+  // barrel, so neither is it listed here).
+  modules: ["@mcp-fleet/transport", "@mcp-fleet/platform-node"],
+  start: async (server): Promise<ClientSession> => {
+    const scope = await Effect.runPromise(Scope.make())
+    const connect = Effect.gen(function*() {
+      const client = yield* McpClient.make({ command: server.command, args: server.args, name: "bench-echo" })
+      yield* client.awaitReady
+      return client
+    })
+    const exit = await runtime.runPromiseExit(connect.pipe(Scope.provide(scope)))
+    if (Exit.isFailure(exit)) {
+      await Effect.runPromise(Scope.close(scope, exit))
+      throw new Error(`fleet: McpClient did not start: ${String(exit.cause)}`)
+    }
+    const client = exit.value
+    return {
+      pid: client.pid,
+      call: (payload) =>
+        Effect.runPromise(
+          client.callTool("echo", { payload }).pipe(
+            Effect.map((result) => {
+              const block = result.content[0]
+              return block !== undefined && block.type === "text" && typeof block["text"] === "string"
+                ? block["text"]
+                : ""
+            })
+          )
+        ),
+      listAll: () => Effect.runPromise(client.listTools().pipe(Effect.map((list) => list.tools.length))),
+      close: () => Effect.runPromise(Scope.close(scope, Exit.void))
+    }
+  }
+}
