@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Fiber, Pull } from "effect"
-import { Outbox } from "../../src/internal/Outbox.ts"
+import { EAGER_CHARS, EAGER_FRAMES, Outbox } from "../../src/internal/Outbox.ts"
 
 const text = (chunk: readonly [Uint8Array]): string => new TextDecoder().decode(chunk[0])
 
@@ -60,5 +60,38 @@ describe("Outbox", () => {
       yield* Fiber.interrupt(first)
       outbox.offer("kept\n")
       assert.strictEqual(text(yield* outbox.take), "kept\n")
+    }))
+
+  it.effect("a burst of EAGER_FRAMES frames is handed to the idle writer at once, without waiting for the run to end", () =>
+    Effect.gen(function*() {
+      const outbox = new Outbox()
+      const taken: Array<string> = []
+      const writer = yield* outbox.take.pipe(
+        Effect.flatMap((chunk) => Effect.sync(() => taken.push(text(chunk)))),
+        Effect.forever,
+        Effect.forkChild({ startImmediately: true })
+      )
+      for (let i = 1; i < EAGER_FRAMES; i++) outbox.offer(`${i}\n`)
+      assert.deepStrictEqual(taken, [], "below the threshold, frames wait for the end of the run")
+      outbox.offer(`${EAGER_FRAMES}\n`)
+      // No yield in between: the writer took the burst synchronously, inside offer.
+      assert.strictEqual(taken.length, 1)
+      assert.strictEqual(taken[0], Array.from({ length: EAGER_FRAMES }, (_, i) => `${i + 1}\n`).join(""))
+      outbox.offer("late\n")
+      assert.strictEqual(taken.length, 1, "the next frame waits for the end of the run again")
+      yield* Effect.yieldNow
+      assert.deepStrictEqual(taken.slice(1), ["late\n"])
+      yield* Fiber.interrupt(writer)
+    }))
+
+  it.effect("one frame of EAGER_CHARS characters is handed over at once", () =>
+    Effect.gen(function*() {
+      const outbox = new Outbox()
+      const taker = yield* outbox.take.pipe(Effect.forkChild({ startImmediately: true }))
+      const big = `${"x".repeat(EAGER_CHARS)}\n`
+      outbox.offer(big)
+      const done = taker.pollUnsafe()
+      assert.isTrue(done !== undefined && Exit.isSuccess(done), "taken synchronously")
+      assert.strictEqual(text(yield* Fiber.join(taker)), big)
     }))
 })
