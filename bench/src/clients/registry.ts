@@ -28,7 +28,6 @@ export const clientEntries: ReadonlyArray<ClientEntry> = [
   { id: "sdk", wired: true, load: () => import("./sdk.ts").then((m) => m.adapter) },
   { id: "effect", wired: true, load: () => import("./effect.ts").then((m) => m.adapter) },
   { id: "fleet", wired: true, load: () => import("./fleet.ts").then((m) => m.adapter) },
-  { id: "fleet-lean", wired: true, load: () => import("./fleetLean.ts").then((m) => m.adapter) },
   // An optional extra: coalescing per event-loop turn instead of per microtask (`--clients=...,raw-immediate`).
   { id: "raw-immediate", wired: true, load: () => import("./rawImmediate.ts").then((m) => m.adapter) },
   // An optional extra: raw with the server in its own session/process group, as process-group kill requires.
