@@ -50,6 +50,11 @@ export interface ClientAdapter {
    * `node` process: the library's own entry points, not this adapter.
    */
   readonly modules: ReadonlyArray<string>
+  /**
+   * For a workspace library: the same entry points as `modules`, but resolved to the workspace's TypeScript sources
+   * (which Node type-strips at import), where `modules` names the built JavaScript a published package ships.
+   */
+  readonly sourceModules?: ReadonlyArray<string>
   /** Spawns the server and resolves once the client is ready. */
   readonly start: (server: ServerLaunch) => Promise<ClientSession>
 }

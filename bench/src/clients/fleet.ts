@@ -25,8 +25,13 @@ export const adapter: ClientAdapter = {
   id: "fleet",
   label: "@mcp-fleet/transport McpClient (stdio, NodeServices spawner)",
   // What a program needs to run a client: the transport and a ChildProcessSpawner (it no longer loads the effect
-  // barrel, so neither is it listed here).
-  modules: ["@mcp-fleet/transport", "@effect/platform-node/NodeServices"],
+  // barrel, so neither is it listed here). `modules` is the transport as published (the JavaScript `tsc -b` builds
+  // into dist/, which `pnpm bench` runs first); `sourceModules` the workspace's .ts sources, type-stripped by Node.
+  modules: [
+    new URL("../../../packages/transport/dist/src/index.js", import.meta.url).href,
+    "@effect/platform-node/NodeServices"
+  ],
+  sourceModules: ["@mcp-fleet/transport", "@effect/platform-node/NodeServices"],
   start: async (server): Promise<ClientSession> => {
     const scope = await Effect.runPromise(Scope.make())
     const connect = Effect.gen(function*() {
