@@ -28,12 +28,13 @@ const mark = (name: Mark) => {
 }
 
 const write = net.Socket.prototype.write
-net.Socket.prototype.write = function(this: net.Socket, ...args: Parameters<typeof write>) {
+function markedWrite(this: net.Socket, ...args: Array<unknown>): boolean {
   mark("write<")
-  const result = write.apply(this, args)
+  const result: boolean = Reflect.apply(write, this, args)
   mark("write>")
   return result
 }
+net.Socket.prototype.write = markedWrite
 const push = Readable.prototype.push
 Readable.prototype.push = function(this: Readable, chunk: unknown, encoding?: BufferEncoding) {
   if (this instanceof net.Socket && chunk !== null) mark("arrive")
