@@ -17,10 +17,19 @@ const interpreted = {
   tool: Schema.decodeUnknownExit(InterpretedTool.DiscoveredTool)
 }
 
-/** The outcome as text: the value with every key (absent keys stay absent), or the error message. */
+/** A plain object's entries in key order: values are compared, not the order of keys. */
+const sortKeys = (value: unknown): unknown =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
+    : value
+
+/**
+ * The outcome as text: the value with every key (absent keys stay absent; the order of keys is not compared: a
+ * decoder may return the input as parsed or a copy with the declared keys first), or the error message.
+ */
 const outcome = (exit: Exit.Exit<unknown, Schema.SchemaError>): string => {
   if (Exit.isSuccess(exit)) {
-    return `ok ${JSON.stringify(exit.value, (_key, value) => value === undefined ? "<undefined>" : value)}`
+    return `ok ${JSON.stringify(exit.value, (_key, value) => value === undefined ? "<undefined>" : sortKeys(value))}`
   }
   const error = Cause.findErrorOption(exit.cause)
   return error._tag === "Some" ? `error ${error.value.message}` : `defect ${Cause.pretty(exit.cause)}`
@@ -68,7 +77,7 @@ const corpus = (valid: ReadonlyArray<unknown>, count: number): ReadonlyArray<unk
   return [...valid, ...Array.from({ length: count }, () => mutate(pick(valid), 0))]
 }
 
-describe("WireDecoders (JIT-compiled schemas)", () => {
+describe("WireDecoders (JIT-compiled schemas, checked before decoding)", () => {
   it("decode exactly like the interpreted schemas: same values, same absent keys, same error messages", () => {
     assert.notStrictEqual(InterpretedProtocol.CallToolResult.ast, Protocol.CallToolResult.ast, "a separate copy")
     assert.notStrictEqual(InterpretedTool.DiscoveredTool.ast, Tool.DiscoveredTool.ast, "a separate copy")
@@ -141,6 +150,15 @@ describe("WireDecoders (JIT-compiled schemas)", () => {
       assert.isFalse("destructiveHint" in decoded.value.annotations!)
       assert.strictEqual(Tool.hint(decoded.value, "idempotentHint"), "absent")
     }
+  })
+
+  it("return a valid value as it was parsed (checked, not copied)", () => {
+    const tool = { name: "t", inputSchema: { type: "object" } }
+    const result = { content: [{ type: "text", text: "x" }] }
+    const decodedTool = WireDecoders.decodeTool(tool)
+    const decodedResult = WireDecoders.decodeCallResult(result)
+    assert.isTrue(Exit.isSuccess(decodedTool) && decodedTool.value === tool)
+    assert.isTrue(Exit.isSuccess(decodedResult) && decodedResult.value === result)
   })
 
   it("fail with the path of the wrong field", () => {
