@@ -29,6 +29,12 @@ export interface ClientSession {
   readonly pid: number
   /** `tools/call` of the `echo` tool with `{ payload }`; resolves with the echoed text. */
   readonly call: (payload: string) => Promise<string>
+  /**
+   * Runs the tools/call cells' closed loop itself (`concurrency` workers calling `echo` back to back until
+   * `until`, a `performance.now()` time) and resolves with every call's latency in ms. Absent: the harness's
+   * Promise loop over `call` is used.
+   */
+  readonly callLoop?: (payload: string, concurrency: number, until: number) => Promise<Array<number>>
   /** Follows `tools/list` pagination to the end; resolves with the number of tools seen. */
   readonly listAll: () => Promise<number>
   /** Shuts the session down; resolves when the client reports it is closed. */

@@ -22,6 +22,7 @@ export const callLoop = async (
   concurrency: number,
   until: number
 ): Promise<Array<number>> => {
+  if (session.callLoop !== undefined) return session.callLoop(payload, concurrency, until)
   const latencies: Array<number> = []
   const worker = async () => {
     while (performance.now() < until) {

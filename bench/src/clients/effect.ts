@@ -8,6 +8,7 @@ import { Effect, Exit, ManagedRuntime, Scope } from "effect"
 import { McpClient, McpProtocol, McpSchema } from "effect/ai"
 import { ChildProcess, ChildProcessSpawner } from "effect/process"
 import type { ClientAdapter, ClientSession } from "../ClientAdapter.ts"
+import { fiberCallLoop } from "../fiberLoop.ts"
 
 /** One runtime with the Node services (the child-process spawner) for every session of this process. */
 const runtime = ManagedRuntime.make(NodeServices.layer)
@@ -24,9 +25,11 @@ const echoTool = new McpSchema.Tool({ name: "echo", inputSchema: { type: "object
  *
  * @since 0.0.0
  */
-export const adapter: ClientAdapter = {
-  id: "effect",
-  label: "effect/ai McpClient (stdio transport, protocol 2025-11-25)",
+const make = (fibers: boolean): ClientAdapter => ({
+  id: fibers ? "effect-fibers" : "effect",
+  label: fibers
+    ? "effect/ai McpClient, the call loop run as Effect fibers (no Effect.runPromise per call)"
+    : "effect/ai McpClient (stdio transport, protocol 2025-11-25)",
   modules: ["effect", "effect/ai", "effect/process", "@effect/platform-node/NodeServices"],
   start: async (server): Promise<ClientSession> => {
     let pid = -1
@@ -50,19 +53,30 @@ export const adapter: ClientAdapter = {
       throw new Error(`effect: McpClient did not start: ${String(exit.cause)}`)
     }
     const client = exit.value
+    const call = (payload: string) =>
+      client.callTool({ tool: echoTool, arguments: { payload } }).pipe(
+        Effect.map((result) => {
+          const block = result.content[0]
+          return block?.type === "text" ? block.text : ""
+        })
+      )
     return {
       pid,
-      call: (payload) =>
-        Effect.runPromise(
-          client.callTool({ tool: echoTool, arguments: { payload } }).pipe(
-            Effect.map((result) => {
-              const block = result.content[0]
-              return block?.type === "text" ? block.text : ""
-            })
-          )
-        ),
+      call: (payload) => Effect.runPromise(call(payload)),
+      ...(fibers
+        ? {
+          callLoop: (payload: string, concurrency: number, until: number) =>
+            fiberCallLoop(call, payload, concurrency, until)
+        }
+        : {}),
       listAll: () => Effect.runPromise(client.listTools().pipe(Effect.map((tools) => tools.length))),
       close: () => Effect.runPromise(Scope.close(scope, Exit.void))
     }
   }
-}
+})
+
+/** Each operation run with `Effect.runPromise`, as a Promise-based caller would. */
+export const adapter: ClientAdapter = make(false)
+
+/** The call cells' loop run as Effect fibers; everything else as `adapter`. */
+export const fibersAdapter: ClientAdapter = make(true)

@@ -7,6 +7,7 @@ import * as NodeServices from "@effect/platform-node/NodeServices"
 import { McpClient } from "@mcp-fleet/transport"
 import { Effect, Exit, ManagedRuntime, Scope } from "effect"
 import type { ClientAdapter, ClientSession } from "../ClientAdapter.ts"
+import { fiberCallLoop } from "../fiberLoop.ts"
 
 /** One runtime with the Node services (the child-process spawner) for every session of this process. */
 const runtime = ManagedRuntime.make(NodeServices.layer)
@@ -21,9 +22,11 @@ const runtime = ManagedRuntime.make(NodeServices.layer)
  *
  * @since 0.0.0
  */
-export const adapter: ClientAdapter = {
-  id: "fleet",
-  label: "@mcp-fleet/transport McpClient (stdio, NodeServices spawner)",
+const make = (fibers: boolean): ClientAdapter => ({
+  id: fibers ? "fleet-fibers" : "fleet",
+  label: fibers
+    ? "@mcp-fleet/transport McpClient, the call loop run as Effect fibers (no Effect.runPromise per call)"
+    : "@mcp-fleet/transport McpClient (stdio, NodeServices spawner)",
   // What a program needs to run a client: the transport and a ChildProcessSpawner (it no longer loads the effect
   // barrel, so neither is it listed here). `modules` is the transport as published (the JavaScript `tsc -b` builds
   // into dist/, which `pnpm bench` runs first); `sourceModules` the workspace's .ts sources, type-stripped by Node.
@@ -45,21 +48,32 @@ export const adapter: ClientAdapter = {
       throw new Error(`fleet: McpClient did not start: ${String(exit.cause)}`)
     }
     const client = exit.value
+    const call = (payload: string) =>
+      client.callTool("echo", { payload }).pipe(
+        Effect.map((result) => {
+          const block = result.content[0]
+          return block !== undefined && block.type === "text" && typeof block["text"] === "string"
+            ? block["text"]
+            : ""
+        })
+      )
     return {
       pid: client.pid,
-      call: (payload) =>
-        Effect.runPromise(
-          client.callTool("echo", { payload }).pipe(
-            Effect.map((result) => {
-              const block = result.content[0]
-              return block !== undefined && block.type === "text" && typeof block["text"] === "string"
-                ? block["text"]
-                : ""
-            })
-          )
-        ),
+      call: (payload) => Effect.runPromise(call(payload)),
+      ...(fibers
+        ? {
+          callLoop: (payload: string, concurrency: number, until: number) =>
+            fiberCallLoop(call, payload, concurrency, until)
+        }
+        : {}),
       listAll: () => Effect.runPromise(client.listTools().pipe(Effect.map((list) => list.tools.length))),
       close: () => Effect.runPromise(Scope.close(scope, Exit.void))
     }
   }
-}
+})
+
+/** Each operation run with `Effect.runPromise`, as a Promise-based caller would. */
+export const adapter: ClientAdapter = make(false)
+
+/** The call cells' loop run as Effect fibers; everything else as `adapter`. */
+export const fibersAdapter: ClientAdapter = make(true)

@@ -30,6 +30,10 @@ export const clientEntries: ReadonlyArray<ClientEntry> = [
   { id: "fleet", wired: true, load: () => import("./fleet.ts").then((m) => m.adapter) },
   // An optional extra: coalescing per event-loop turn instead of per microtask (`--clients=...,raw-immediate`).
   { id: "raw-immediate", wired: true, load: () => import("./rawImmediate.ts").then((m) => m.adapter) },
+  // Optional extras: the call cells' loop run as Effect fibers, as an Effect program calls a client (no
+  // Effect.runPromise per call); every other cell as the plain adapter.
+  { id: "fleet-fibers", wired: true, load: () => import("./fleet.ts").then((m) => m.fibersAdapter) },
+  { id: "effect-fibers", wired: true, load: () => import("./effect.ts").then((m) => m.fibersAdapter) },
   // An optional extra: raw with the server in its own session/process group, as process-group kill requires.
   { id: "raw-detached", wired: true, load: () => import("./rawDetached.ts").then((m) => m.adapter) }
 ]
