@@ -9,8 +9,8 @@
  * A batch does not wait for the whole run, though: once `EAGER_FRAMES` frames (or `EAGER_CHARS` characters) are
  * queued and the writer is idle, it is resumed at once, so the server starts on the first requests of a burst while
  * the client is still producing the rest (the two processes then work side by side on two cores instead of taking
- * turns). Measured at concurrency 64 (BENCHMARKS.md): waiting for the whole run 0.59–0.64× raw, a write every 4–8
- * frames 0.74–0.76×, a write per frame 0.49×.
+ * turns). Measured at concurrency 64 in a same-run A/B (BENCHMARKS.md): 0.59× raw waiting for the whole run, 0.81×
+ * with this; thresholds from 4 to 24 frames were inside the noise of each other, a write per frame was worse (0.49×).
  *
  * Frames are whole lines, and only the writer fiber ever writes, so frames can never interleave.
  *

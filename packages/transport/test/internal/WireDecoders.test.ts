@@ -132,6 +132,35 @@ describe("WireDecoders (JIT-compiled schemas, checked before decoding)", () => {
     assert.isAbove(successes, 30, "the corpus has successes, not only failures")
   })
 
+  it("decode a tools/list page like the interpreted envelope: same verdicts, same tools and cursor, same messages", () => {
+    // The envelope as the transport reads it (internal to WireDecoders), interpreted here.
+    const reference = Schema.decodeUnknownExit(
+      Schema.Struct({ tools: Schema.Array(Schema.Unknown), nextCursor: Schema.optionalKey(Schema.String) })
+    )
+    const validPages = [
+      { tools: [{ name: "a", inputSchema: {} }], nextCursor: "20" },
+      { tools: [], _meta: { page: 1 } },
+      { tools: [1, "x", null] }
+    ]
+    let successes = 0
+    for (const input of corpus(validPages, 1_000)) {
+      const expected = reference(input)
+      const actual = WireDecoders.decodePage(input)
+      if (Exit.isSuccess(expected)) {
+        successes++
+        assert.isTrue(Exit.isSuccess(actual), JSON.stringify(input))
+        if (Exit.isSuccess(actual)) {
+          assert.deepStrictEqual(actual.value.tools, expected.value.tools)
+          assert.strictEqual("nextCursor" in actual.value, "nextCursor" in expected.value)
+          assert.strictEqual(actual.value.nextCursor, expected.value.nextCursor)
+        }
+      } else {
+        assert.strictEqual(outcome(actual), outcome(expected), JSON.stringify(input))
+      }
+    }
+    assert.isAbove(successes, 10, "the corpus has successes, not only failures")
+  })
+
   it("keep absent hints absent and unknown fields as sent", () => {
     const decoded = WireDecoders.decodeTool({
       name: "t",
