@@ -3,13 +3,12 @@
  *
  * @since 0.0.0
  */
-import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import type { Cell, CellContext, Measurement } from "../Cell.ts"
 import type { ClientAdapter } from "../ClientAdapter.ts"
+import { runNode } from "../NodeChild.ts"
 
 const probePath = fileURLToPath(new URL("../heapProbe.ts", import.meta.url))
-const benchDir = fileURLToPath(new URL("../../", import.meta.url))
 
 interface ProbeResult {
   readonly calls: number
@@ -17,27 +16,16 @@ interface ProbeResult {
   readonly heapMB: ReadonlyArray<number>
 }
 
-const runProbe = (args: ReadonlyArray<string>): Promise<ProbeResult> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--expose-gc", probePath, ...args], {
-      cwd: benchDir,
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let out = ""
-    let err = ""
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => out += chunk)
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => err += chunk)
-    child.on("error", reject)
-    child.on("close", (code) => {
-      const line = out.trim().split("\n").pop() ?? ""
-      if (code !== 0 || line === "") return reject(new Error(`heap probe failed (exit ${code}): ${err.slice(-800)}`))
-      const parsed: ProbeResult = JSON.parse(line)
-      if (!Array.isArray(parsed.heapMB) || parsed.heapMB.length < 2) {
-        return reject(new Error(`heap probe printed an unexpected line: ${line.slice(0, 200)}`))
-      }
-      resolve(parsed)
-    })
-  })
+const runProbe = async (args: ReadonlyArray<string>): Promise<ProbeResult> => {
+  const { code, stderr, stdout } = await runNode(["--expose-gc", probePath, ...args])
+  const line = stdout.trim().split("\n").pop() ?? ""
+  if (code !== 0 || line === "") throw new Error(`heap probe failed (exit ${code}): ${stderr.slice(-800)}`)
+  const parsed: ProbeResult = JSON.parse(line)
+  if (!Array.isArray(parsed.heapMB) || parsed.heapMB.length < 2) {
+    throw new Error(`heap probe printed an unexpected line: ${line.slice(0, 200)}`)
+  }
+  return parsed
+}
 
 /**
  * Measured once per run: `heapCalls` calls at concurrency 64 with a 64 B payload, `heapSamples` samples of

@@ -3,15 +3,12 @@
  *
  * @since 0.0.0
  */
-import { spawn } from "node:child_process"
-import { fileURLToPath } from "node:url"
 import type { Cell, CellContext, Measurement } from "../Cell.ts"
 import type { ClientAdapter } from "../ClientAdapter.ts"
+import { runNode } from "../NodeChild.ts"
 import { median } from "../Stats.ts"
 
-/** The bench package folder: bare specifiers resolve from its node_modules. */
-const benchDir = fileURLToPath(new URL("../../", import.meta.url))
-
+/** Imports the modules named in `BENCH_MODULES` in order (bare specifiers resolve from the bench package). */
 const SCRIPT = "const t = performance.now();" +
   " for (const m of JSON.parse(process.env.BENCH_MODULES)) await import(m);" +
   " process.stdout.write(String(performance.now() - t))"
@@ -22,29 +19,18 @@ const SCRIPT = "const t = performance.now();" +
  *
  * @since 0.0.0
  */
-export const timeImport = (modules: ReadonlyArray<string>): Promise<{ importMs: number; processMs: number }> =>
-  new Promise((resolve, reject) => {
-    const start = performance.now()
-    const child = spawn(process.execPath, ["--input-type=module", "-e", SCRIPT], {
-      cwd: benchDir,
-      env: { ...process.env, BENCH_MODULES: JSON.stringify(modules) },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let out = ""
-    let err = ""
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => out += chunk)
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => err += chunk)
-    child.on("error", reject)
-    child.on("close", (code) => {
-      const processMs = performance.now() - start
-      const importMs = Number(out)
-      if (code !== 0 || !Number.isFinite(importMs)) {
-        reject(new Error(`importing ${modules.join(", ")} failed (exit ${code}): ${err.slice(-500)}`))
-      } else {
-        resolve({ importMs, processMs })
-      }
-    })
+export const timeImport = async (
+  modules: ReadonlyArray<string>
+): Promise<{ importMs: number; processMs: number }> => {
+  const { code, stderr, stdout, wallMs } = await runNode(["--input-type=module", "-e", SCRIPT], {
+    BENCH_MODULES: JSON.stringify(modules)
   })
+  const importMs = Number(stdout)
+  if (code !== 0 || !Number.isFinite(importMs)) {
+    throw new Error(`importing ${modules.join(", ")} failed (exit ${code}): ${stderr.slice(-500)}`)
+  }
+  return { importMs, processMs: wallMs }
+}
 
 /**
  * `importRepeats` fresh processes per client per round; medians of import ms and process ms.
