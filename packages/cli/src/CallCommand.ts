@@ -16,7 +16,7 @@ import { Argument, Command, Flag } from "effect/cli"
 import type { ChildProcessSpawner } from "effect/process"
 import * as CallOutput from "./CallOutput.ts"
 import type { CliEnvironment } from "./CliEnvironment.ts"
-import type { ServerNotConfigured } from "./CliError.ts"
+import type { RemoteServerNotRunnable, ServerNotConfigured } from "./CliError.ts"
 import { InvalidArguments, StillStarting, ToolReportedError } from "./CliError.ts"
 import * as CliFlags from "./CliFlags.ts"
 import * as FleetConfig from "./FleetConfig.ts"
@@ -77,6 +77,7 @@ export type CallError =
   | ConfigError.ConfigError
   | InvalidArguments
   | ServerNotConfigured
+  | RemoteServerNotRunnable
   | StillStarting
   | ToolReportedError
   | ManagerError.UnknownServer

@@ -37,7 +37,10 @@ const USAGE_TAGS: ReadonlySet<string> = new Set([
   "UnsupportedTransport",
   "MissingEnvVar",
   "MalformedPlaceholder",
+  "PromptInputPlaceholder",
+  "EnvFileUnreadable",
   // the CLI's own
+  "RemoteServerNotRunnable",
   "InvalidArguments",
   "ServerNotConfigured",
   // @mcp-fleet/manager

@@ -16,7 +16,7 @@ import type { FileSystem } from "effect"
 import { Command, Flag } from "effect/cli"
 import type { ChildProcessSpawner } from "effect/process"
 import type { CliEnvironment } from "./CliEnvironment.ts"
-import type { ServerNotConfigured } from "./CliError.ts"
+import type { RemoteServerNotRunnable, ServerNotConfigured } from "./CliError.ts"
 import { StillStarting } from "./CliError.ts"
 import * as CliFlags from "./CliFlags.ts"
 import * as FleetConfig from "./FleetConfig.ts"
@@ -79,6 +79,7 @@ export interface Input {
 export type ToolsError =
   | ConfigError.ConfigError
   | ServerNotConfigured
+  | RemoteServerNotRunnable
   | StillStarting
   | ManagerError.ServerNotReady
   | ManagerError.UnknownServer
