@@ -48,7 +48,7 @@ Main.run(process.argv.slice(2)).pipe(
       execPath: process.execPath,
       cwd: process.cwd(),
       userHome: homedir(),
-      stderrIsTTY: process.stderr.isTTY === true
+      terminalStderr: process.stderr.isTTY === true ? (text) => process.stderr.write(text) : undefined
     }),
     NodeServices.layer
   ]),

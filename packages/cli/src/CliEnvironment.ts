@@ -22,8 +22,11 @@ export interface Service {
   readonly cwd?: string | undefined
   /** The home directory (`os.homedir()`): what a config's `${userHome}` means. */
   readonly userHome?: string | undefined
-  /** Whether stderr is a terminal (`process.stderr.isTTY`): only then is a live progress line drawn. */
-  readonly stderrIsTTY?: boolean | undefined
+  /**
+   * Writes raw text on stderr when stderr is a terminal (`process.stderr.isTTY`), for the live progress line;
+   * absent on a pipe or a file, where no progress line is drawn.
+   */
+  readonly terminalStderr?: ((text: string) => void) | undefined
 }
 
 /**

@@ -41,6 +41,8 @@ const USAGE_TAGS: ReadonlySet<string> = new Set([
   "EnvFileUnreadable",
   // the CLI's own
   "RemoteServerNotRunnable",
+  "UnknownTool",
+  "UnknownQualifiedName",
   "InvalidArguments",
   "ServerNotConfigured",
   // @mcp-fleet/manager

@@ -35,7 +35,7 @@ export const root: Command.Command<
   "mcp-fleet",
   {},
   {},
-  CallCommand.CallError | ToolsCommand.ToolsError | DemoFailed,
+  CallCommand.CallError | ToolsCommand.ToolsError | StatusCommand.StatusError | DemoFailed,
   CliEnvironment | FileSystem.FileSystem | ChildProcessSpawner.ChildProcessSpawner | Terminal.Terminal
 > = Command.make("mcp-fleet").pipe(
   Command.withDescription(

@@ -31,3 +31,10 @@ export * as ConfigWarning from "./ConfigWarning.ts"
  * @since 0.1.0
  */
 export * as EnvExpansion from "./EnvExpansion.ts"
+
+/**
+ * Near-miss suggestions ("did you mean …?") for keys, server names and tool names.
+ *
+ * @since 0.1.0
+ */
+export * as DidYouMean from "./DidYouMean.ts"

@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import * as DidYouMean from "../DidYouMean.ts"
 
 /**
  * Keys of a stdio entry that mcp-fleet reads.
@@ -66,40 +67,10 @@ export const OTHER_HOSTS_KEYS: ReadonlySet<string> = new Set([
   "watchPaths"
 ])
 
-const distance = (a: string, b: string): number => {
-  const previous = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = previous[0]!
-    previous[0] = i
-    for (let j = 1; j <= b.length; j++) {
-      const above = previous[j]!
-      previous[j] = Math.min(above + 1, previous[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1))
-      diagonal = above
-    }
-  }
-  return previous[b.length]!
-}
-
 /**
- * The known key nearest to `key` when it is a near miss: the same letters in another case, or an edit distance
- * of at most 2 (1 for keys of up to 4 letters). `undefined` when nothing is that close.
+ * The known key nearest to `key` when it is a near miss (see `DidYouMean.suggest`).
  *
  * @since 0.1.0
  * @category keys
  */
-export const suggest = (key: string, known: ReadonlyArray<string>): string | undefined => {
-  const lower = key.toLowerCase()
-  const sameLetters = known.find((k) => k.toLowerCase() === lower)
-  if (sameLetters !== undefined) return sameLetters
-  const limit = key.length <= 4 ? 1 : 2
-  let best: string | undefined
-  let bestDistance = limit + 1
-  for (const candidate of known) {
-    const d = distance(lower, candidate.toLowerCase())
-    if (d < bestDistance) {
-      best = candidate
-      bestDistance = d
-    }
-  }
-  return best
-}
+export const suggest = DidYouMean.suggest
