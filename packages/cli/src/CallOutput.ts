@@ -12,8 +12,11 @@ const field = (block: Protocol.ContentBlock, key: string): unknown => block[key]
 
 const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined)
 
-const describeBytes = (base64: unknown): string =>
-  typeof base64 === "string" ? `${Math.floor((base64.length * 3) / 4)} bytes` : "no data"
+const describeBytes = (base64: unknown): string => {
+  if (typeof base64 !== "string") return "no data"
+  const padding = base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0
+  return `${Math.floor((base64.length * 3) / 4) - padding} bytes`
+}
 
 /**
  * One content block as text.
