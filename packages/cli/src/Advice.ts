@@ -48,7 +48,8 @@ const stderrBlock = (name: string, lines: ReadonlyArray<string>, empty: string):
 
 /**
  * One explanation (a sentence, then maybe an indented block of stderr lines) of why `h` is not ready.
- * `stderr` is the server's last stderr lines as the CLI saw them (the health's own tail is used when empty);
+ * `stderr` is the server's last stderr lines as the CLI saw them (for a crashed server, the health's own tail —
+ * its last process's lines — is preferred; it is also used when `stderr` is empty);
  * `waited` is how long the command waited, in words.
  *
  * @since 0.1.0
@@ -61,7 +62,12 @@ export const explain = (
   waited: string
 ): string => {
   const server = `MCP server ${JSON.stringify(h.name)}`
-  const lines = stderr.length > 0 ? stderr : h.stderrTail
+  // A crashed server's own tail is its last process's lines; the live lines span every restart.
+  const lines = h.state === "offline" && h.stderrTail.length > 0
+    ? h.stderrTail
+    : stderr.length > 0
+    ? stderr
+    : h.stderrTail
   switch (h.state) {
     case "disabled":
       return `${server} is disabled in the configuration.`

@@ -68,6 +68,8 @@ describe("mcp-fleet: a CLI that says what is happening", () => {
       "  [pkg] npm error 404  '@acme/no-such-server@*' is not in this registry.\n"
     )
     expect(result.stderr).not.toContain("--wait")
+    // The lines of the last process, not those of every restart one after the other.
+    expect(result.stderr.match(/npm error code E404/g)).toHaveLength(1)
     const strict = await run(ctx, ["status", "--strict", "--config", config])
     expect(strict.code).toBe(1)
     expect(strict.stderr).toMatch(/mcp-fleet: --strict: not every server is up: pkg \(offline\)\.\n$/)
@@ -95,6 +97,15 @@ describe("mcp-fleet: a CLI that says what is happening", () => {
       }" is not executable (chmod +x it, or fix "command" in the config file).\n`
     )
     expect(result.stderr).not.toMatch(/NotFound|PermissionDenied/)
+  })
+
+  it.concurrent("log lines: the mcp-fleet: prefix, the level and the server's name; no timestamps or fiber ids", async (ctx) => {
+    const config = await writeConfig(ctx, { pkg: await script(ctx, NPX_404) })
+    const result = await run(ctx, ["status", "--log-level", "debug", "--config", config])
+    const logs = result.stderr.split("\n").filter((line) => line.includes("MCP client closed"))
+    expect(logs.length).toBeGreaterThan(0)
+    for (const line of logs) expect(line).toMatch(/^mcp-fleet: debug: \[pkg\] MCP client closed \(.*\) \(pid=\d+\)$/)
+    expect(result.stderr).not.toMatch(/\(#\d+\)|^\[\d\d:\d\d/m)
   })
 
   it.concurrent("status --json: one document with the summary and every server; --strict exits 0 when all are up", async (ctx) => {
