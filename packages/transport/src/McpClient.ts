@@ -229,7 +229,6 @@ export const make = (
 
     // ---- background initialize ----
     const ready = yield* Deferred.make<ServerSession, InitializeError>()
-    let session: ServerSession | undefined
     let closing: Deferred.Deferred<void> | undefined
 
     const initialize = Effect.gen(function*() {
@@ -237,7 +236,9 @@ export const make = (
         protocolVersion: LATEST_PROTOCOL_VERSION,
         capabilities: opts.capabilities,
         clientInfo: opts.clientInfo
-      }, { timeoutMs: Infinity, cancellable: false })
+      }, { timeoutMs: Infinity, cancellable: false }).pipe(
+        Effect.mapError((error) => versionRejection(error) ?? error)
+      )
       const decoded = decodeInitialize(raw)
       if (Exit.isFailure(decoded)) {
         return yield* new ProtocolError({ server, method: "initialize", detail: schemaDetail(decoded.cause) })
@@ -257,9 +258,35 @@ export const make = (
         capabilities: result.capabilities,
         instructions: result.instructions
       }
-      session = established
       return established
     })
+
+    /**
+     * The one readiness value. Written once, by whoever settles `ready` (the initialize fiber, or shutdown when it
+     * never ran), in the same synchronous step as `ready` itself: no reader can see `ready` failed and the client
+     * still starting.
+     */
+    let readiness: Readiness = { _tag: "Starting" }
+    const settleReadiness = (outcome: Readiness & { readonly _tag: "Ready" | "Failed" }): void => {
+      if (readiness._tag !== "Starting") return
+      readiness = outcome
+      Deferred.doneUnsafe(ready, outcome._tag === "Ready" ? Exit.succeed(outcome.session) : Exit.fail(outcome.error))
+    }
+
+    /** A `-32022` answer to `initialize` listing the server's versions: no version in common. */
+    const versionRejection = (error: RequestError): UnsupportedProtocolVersion | undefined => {
+      if (error._tag !== "RemoteError" || error.code !== -32022) return undefined
+      const data = error.data
+      if (typeof data !== "object" || data === null || !("supported" in data) || !Array.isArray(data.supported)) {
+        return undefined
+      }
+      return new UnsupportedProtocolVersion({
+        server,
+        requested: LATEST_PROTOCOL_VERSION,
+        serverSupported: data.supported.filter((v: unknown): v is string => typeof v === "string"),
+        supported: [...SUPPORTED_PROTOCOL_VERSIONS]
+      })
+    }
 
     // ---- shutdown: both paths end here and drain the same fibers ----
     const shutdown = (mode: "graceful" | "force", reason: string): Effect.Effect<void> =>
@@ -279,7 +306,7 @@ export const make = (
           }))
           yield* Fiber.interrupt(initFiber)
           // If initialize never got to run, nobody else completes readiness: fail it with the close.
-          yield* Deferred.fail(ready, conn.failure() ?? new ClientClosed({ server, reason }))
+          settleReadiness({ _tag: "Failed", error: conn.failure() ?? new ClientClosed({ server, reason }) })
           yield* Fiber.interrupt(writerFiber)
           // The reader ends when every holder of stdout has closed it; the group is dead by now.
           yield* Effect.raceFirst(Fiber.await(readerFiber), Effect.sleep(opts.killGraceMs))
@@ -294,15 +321,18 @@ export const make = (
 
     const initFiber = yield* initialize.pipe(
       Effect.matchEffect({
-        onSuccess: (established) => Deferred.succeed(ready, established),
-        onFailure: (error) =>
-          Deferred.fail(ready, error).pipe(
-            Effect.andThen(
-              error._tag === "UnsupportedProtocolVersion"
-                ? Effect.forkIn(shutdown("graceful", "the server's protocol version is not supported"), scope)
-                : Effect.void
-            )
-          )
+        onSuccess: (session) => Effect.sync(() => settleReadiness({ _tag: "Ready", session })),
+        onFailure: (error) => {
+          // A terminal initialize failure (not the connection's own end): the server will never be usable, so it
+          // is shut down gracefully rather than left running, alive and never ready. The connection is closed
+          // (stdin ended) before readiness settles, so whoever sees `awaitReady` fail also sees `isAlive()` false.
+          const terminal = conn.failure() === undefined
+          if (terminal) conn.close("its initialize failed", "end")
+          settleReadiness({ _tag: "Failed", error })
+          return terminal
+            ? Effect.asVoid(Effect.forkIn(shutdown("graceful", "its initialize failed"), scope))
+            : Effect.void
+        }
       }),
       annotate,
       Effect.forkScoped
@@ -310,23 +340,21 @@ export const make = (
 
     yield* Effect.addFinalizer(() => shutdown("graceful", "its scope was closed"))
 
-    /** Why a call cannot run yet: the connection's failure, the initialize failure, or `whenStarting`. */
+    /**
+     * Why a call cannot run: the initialize failure, else the connection's end (a dead process is `ProcessExited`
+     * even while its output is still being drained), else `whenStarting` (alive and not initialized yet).
+     */
     const notReady = <E>(whenStarting: () => E): Effect.Effect<never, InitializeError | E> =>
       Effect.suspend((): Effect.Effect<never, InitializeError | E> => {
-        const failure = conn.failure()
+        if (readiness._tag === "Failed") return Effect.fail(readiness.error)
+        const failure = conn.deadError()
         if (failure !== undefined) return Effect.fail(failure)
-        const initOutcome = readyFailure()
-        if (initOutcome !== undefined) return Effect.fail(initOutcome)
         return Effect.fail(whenStarting())
       })
 
-    let initError: InitializeError | undefined
-    const readyFailure = (): InitializeError | undefined => initError
-    yield* Deferred.await(ready).pipe(
-      Effect.tapError((error) => Effect.sync(() => (initError = error))),
-      Effect.ignore,
-      Effect.forkScoped
-    )
+    /** The session, when the client can take calls now. */
+    const usable = (): ServerSession | undefined =>
+      readiness._tag === "Ready" && conn.deadError() === undefined ? readiness.session : undefined
 
     const requestTimeout = (options: CallOptions | undefined) => toMs(options?.timeout, opts.requestTimeoutMs)
 
@@ -346,7 +374,7 @@ export const make = (
       options?: CallOptions
     ): Effect.Effect<CallToolResult, CallToolError> =>
       Effect.suspend(() =>
-        session === undefined || conn.failure() !== undefined
+        usable() === undefined
           ? notReady(() => new ErrIndexBuilding({ server, tool: name }))
           : Effect.flatMap(
             conn.request("tools/call", { name, arguments: args ?? {} }, {
@@ -358,9 +386,8 @@ export const make = (
       )
 
     const listTools = Effect.fn("McpClient.listTools")(function*(options?: CallOptions) {
-      if (session === undefined || conn.failure() !== undefined) {
-        return yield* notReady(() => new NotReady({ server, operation: "listTools" }))
-      }
+      const session = usable()
+      if (session === undefined) return yield* notReady(() => new NotReady({ server, operation: "listTools" }))
       const instructions = session.instructions
       const tools: Array<DiscoveredTool> = []
       const skipped: Array<{ index: number; name: string | undefined; reason: string }> = []
@@ -398,9 +425,9 @@ export const make = (
       name: server,
       pid: handle.pid,
       isAlive: conn.isAlive,
-      isReady: () => session !== undefined && conn.isAlive(),
+      isReady: () => usable() !== undefined,
       awaitReady: Deferred.await(ready),
-      session: () => Option.fromUndefinedOr(session),
+      session: () => Option.fromUndefinedOr(readiness._tag === "Ready" ? readiness.session : undefined),
       listTools,
       callTool,
       ping: (options) => Effect.asVoid(request("ping", undefined, options)),
@@ -420,6 +447,12 @@ export const make = (
     }
     return client
   })
+
+/** Where `initialize` stands. */
+type Readiness =
+  | { readonly _tag: "Starting" }
+  | { readonly _tag: "Ready"; readonly session: ServerSession }
+  | { readonly _tag: "Failed"; readonly error: InitializeError }
 
 const nameOf = (item: unknown): string | undefined =>
   typeof item === "object" && item !== null && "name" in item && typeof item.name === "string" ? item.name : undefined

@@ -168,7 +168,9 @@ export class MessageTooLarge extends Schema.TaggedError<MessageTooLarge>()("Mess
 }
 
 /**
- * The server answered `initialize` with a protocol version this client does not speak.
+ * The server and this client share no protocol version: the server answered `initialize` with a version this
+ * client does not speak (`answered`), or rejected the client's version with error `-32022` and listed the ones it
+ * speaks (`serverSupported`). The client shuts such a server down.
  *
  * @since 0.1.0
  * @category errors
@@ -176,11 +178,22 @@ export class MessageTooLarge extends Schema.TaggedError<MessageTooLarge>()("Mess
 export class UnsupportedProtocolVersion
   extends Schema.TaggedError<UnsupportedProtocolVersion>()("UnsupportedProtocolVersion", {
     server: Schema.String,
-    answered: Schema.String,
+    /** The version the server answered with; absent when it rejected the request instead. */
+    answered: Schema.optionalKey(Schema.String),
+    /** The version this client offered, when the server rejected it. */
+    requested: Schema.optionalKey(Schema.String),
+    /** The versions the server says it supports (`data.supported` of its `-32022` error). */
+    serverSupported: Schema.optionalKey(Schema.Array(Schema.String)),
+    /** The versions this client supports. */
     supported: Schema.Array(Schema.String)
   })
 {
   override get message(): string {
+    if (this.answered === undefined) {
+      return `MCP server "${this.server}" does not support protocol version ${
+        JSON.stringify(this.requested ?? "")
+      } (it supports ${(this.serverSupported ?? []).join(", ")}; this client supports ${this.supported.join(", ")}).`
+    }
     return `MCP server "${this.server}" answered protocol version ${
       JSON.stringify(this.answered)
     }, which this client does not support (it supports ${this.supported.join(", ")}).`
