@@ -330,12 +330,23 @@ export const make = (
       line: onLine,
       oversize: (bytes, head, tail) => {
         stats.oversize++
-        const id = JsonRpc.sniffId(head, tail)
-        const entry = typeof id === "number" ? pending.get(id) : undefined
+        const { id, kind } = JsonRpc.sniffOversize(head, tail)
+        // Only a response settles a call: a server request's id is the server's own, whatever it equals.
+        const entry = kind === "response" && typeof id === "number" ? pending.get(id) : undefined
         if (entry !== undefined) {
           pending.delete(entry.id)
           entry.resume(
             Exit.fail(new MessageTooLarge({ server, method: entry.method, bytes, limit: config.maxMessageBytes }))
+          )
+        }
+        if (kind === "request" && id !== undefined) {
+          stats.serverRequests++
+          write(
+            JsonRpc.errorFrame(
+              id,
+              -32600,
+              `Request too large: at least ${bytes} bytes, over this client's ${config.maxMessageBytes}-byte limit`
+            )
           )
         }
         diagnose(
