@@ -37,6 +37,7 @@ import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as ChildEnvironment from "./internal/ChildEnvironment.ts"
 import * as Connection from "./internal/Connection.ts"
+import * as Pagination from "./internal/Pagination.ts"
 import { StderrTail } from "./internal/StderrTail.ts"
 import { decodeCallResult, decodeInitialize, decodePage, decodeTool } from "./internal/WireDecoders.ts"
 import type { McpClientOptions } from "./McpClientOptions.ts"
@@ -85,7 +86,10 @@ export interface CallOptions {
 export interface ToolList {
   readonly tools: ReadonlyArray<DiscoveredTool>
   readonly instructions: string | undefined
-  /** Listed tools that did not decode as an MCP `Tool`: left out, and said here rather than hidden. */
+  /**
+   * Listed tools left out, and said here rather than hidden: one that did not decode as an MCP `Tool`, or one whose
+   * name an earlier listed tool already has (the first is kept). `index` counts every listed tool, across pages.
+   */
   readonly skipped: ReadonlyArray<
     { readonly index: number; readonly name: string | undefined; readonly reason: string }
   >
@@ -131,7 +135,10 @@ export interface McpClient {
   readonly awaitReady: Effect.Effect<ServerSession, InitializeError>
   /** The server's session (info, capabilities, protocol version, instructions) once ready. */
   readonly session: () => Option.Option<ServerSession>
-  /** Every tool of the server, following `nextCursor` until it is absent (at most `maxPages` pages). */
+  /**
+   * Every tool of the server, following `nextCursor` until it is absent (at most `maxPages` pages); in the legacy
+   * protocol era (≤ 2025-11-25) `nextCursor: ""` ends the list too.
+   */
   readonly listTools: (options?: CallOptions) => Effect.Effect<ToolList, ListToolsError>
   /** Calls a tool. Before the server is ready it fails with `ErrIndexBuilding`. */
   readonly callTool: (
@@ -392,6 +399,8 @@ export const make = (
       const tools: Array<DiscoveredTool> = []
       const skipped: Array<{ index: number; name: string | undefined; reason: string }> = []
       const seen = new Set<string>()
+      // The first tool of a name wins: a later one is reported, never silently merged or overwriting the first.
+      const firstIndex = new Map<string, number>()
       let cursor: string | undefined
       for (let page = 1;; page++) {
         const raw = yield* conn.request("tools/list", cursor === undefined ? {} : { cursor }, {
@@ -403,14 +412,31 @@ export const make = (
           return yield* new ProtocolError({ server, method: "tools/list", detail: schemaDetail(decoded.cause) })
         }
         for (const item of decoded.value.tools) {
+          const index = tools.length + skipped.length
           const tool = decodeTool(item)
-          if (Exit.isSuccess(tool)) tools.push(tool.value)
-          else {
-            skipped.push({ index: tools.length + skipped.length, name: nameOf(item), reason: schemaDetail(tool.cause) })
+          if (Exit.isFailure(tool)) {
+            skipped.push({ index, name: nameOf(item), reason: schemaDetail(tool.cause) })
+            continue
           }
+          const name = tool.value.name
+          const first = firstIndex.get(name)
+          if (first !== undefined) {
+            skipped.push({
+              index,
+              name,
+              reason: `another tool named ${
+                JSON.stringify(name)
+              } was listed before it (index ${first}); the first is kept`
+            })
+            continue
+          }
+          firstIndex.set(name, index)
+          tools.push(tool.value)
         }
         const next = decoded.value.nextCursor
-        if (next === undefined) return { tools, instructions, skipped, pages: page } satisfies ToolList
+        if (Pagination.endsList(next, session.protocolVersion)) {
+          return { tools, instructions, skipped, pages: page } satisfies ToolList
+        }
         if (seen.has(next)) return yield* new RepeatedCursor({ server, method: "tools/list", page })
         if (page >= opts.maxPages) return yield* new PageCapExceeded({ server, method: "tools/list", pages: page })
         seen.add(next)

@@ -28,6 +28,8 @@ export type Incoming =
 
 const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
+const isInteger = (u: unknown): u is number => typeof u === "number" && Number.isInteger(u)
+
 const isId = (u: unknown): u is Id => typeof u === "string" || (typeof u === "number" && Number.isInteger(u))
 
 const parseJson = (line: string): { ok: true; value: unknown } | { ok: false; reason: string } => {
@@ -67,7 +69,7 @@ export const classify = (line: string): Incoming => {
   }
   if (hasError) {
     const error = msg.error
-    if (!isObject(error) || typeof error.code !== "number" || typeof error.message !== "string") {
+    if (!isObject(error) || !isInteger(error.code) || typeof error.message !== "string") {
       return { _tag: "Invalid", id: validId, reason: "an error object without an integer code and a message" }
     }
     return {
