@@ -13,18 +13,13 @@ import { McpClient } from "@mcp-fleet/transport"
 import { Effect, Fiber } from "effect"
 import * as Pagination from "../../src/internal/Pagination.ts"
 import { controlledPeer, eventually } from "../peers.ts"
-import { failureOf, framesWith } from "./helpers.ts"
+import { cursorOf, failureOf, framesWith } from "./helpers.ts"
 
 const tool = (name: string, description?: string) => ({
   name,
   inputSchema: { type: "object" },
   ...(description === undefined ? {} : { description })
 })
-
-const cursorOf = (params: unknown): string | undefined =>
-  typeof params === "object" && params !== null && "cursor" in params && typeof params.cursor === "string"
-    ? params.cursor
-    : undefined
 
 describe("Fault: wire validation (in-memory peer)", () => {
   it.effect("an error code of 1.5 is not an integer: the call fails with ProtocolError, not RemoteError", () =>
