@@ -19,6 +19,7 @@ import type { ChildProcessSpawner } from "effect/process"
 import type { CliEnvironment } from "./CliEnvironment.ts"
 import { NotAllUp } from "./CliError.ts"
 import * as CliFlags from "./CliFlags.ts"
+import * as Diagnostics from "./Diagnostics.ts"
 import * as DurationText from "./DurationText.ts"
 import * as FleetConfig from "./FleetConfig.ts"
 import * as OneShot from "./OneShot.ts"
@@ -85,7 +86,11 @@ export const command: Command.Command<
   },
   Effect.fn("mcp-fleet status")(function*({ config, json, strict, verbose, wait, watch }) {
     const file = yield* FleetConfig.load(config)
-    if (watch) return yield* FleetConfig.withManager(FleetConfig.toManagerOptions(file), Watch.run)
+    if (watch) {
+      // The manager's own reconnection policy: a watch runs for as long as it is left running.
+      const options = { ...OneShot.managerOptions(file, Diagnostics.make({ verbose })), reconnect: undefined }
+      return yield* FleetConfig.withManager(options, Watch.run)
+    }
     yield* OneShot.run(file, verbose, ({ diagnostics, explain, explainNotReady, manager }) =>
       Effect.gen(function*() {
         const unsettled = yield* awaitSettled(manager, wait)
