@@ -114,6 +114,18 @@ export interface Stats {
   readonly requests: Readonly<Record<string, number>>
   readonly pending: number
   readonly stderrBytes: number
+  /**
+   * Which of the client's own fibers have finished. All of them are once `forceClose` or the scope's close has
+   * returned: shutdown joins every one (a check for tests and leak hunts).
+   */
+  readonly fibersDone: {
+    readonly reader: boolean
+    readonly writer: boolean
+    readonly stderr: boolean
+    readonly exit: boolean
+    readonly initialize: boolean
+    readonly deadlines: boolean
+  }
 }
 
 /**
@@ -468,7 +480,15 @@ export const make = (
         ...conn.stats,
         requests: { ...conn.stats.requests },
         pending: conn.pendingCount(),
-        stderrBytes: stderr.bytes
+        stderrBytes: stderr.bytes,
+        fibersDone: {
+          reader: readerFiber.pollUnsafe() !== undefined,
+          writer: writerFiber.pollUnsafe() !== undefined,
+          stderr: stderrFiber.pollUnsafe() !== undefined,
+          exit: exitFiber.pollUnsafe() !== undefined,
+          initialize: initFiber.pollUnsafe() !== undefined,
+          deadlines: deadlineFiber.pollUnsafe() !== undefined
+        }
       })
     }
     return client
