@@ -26,7 +26,7 @@ export const framesWith = (frames: ReadonlyArray<unknown>, method: string): Arra
 export const responses = (frames: ReadonlyArray<unknown>): Array<Message> =>
   frames.filter((f): f is Message => isMessage(f) && f.method === undefined && f.id !== undefined)
 
-/** A client of the real fake MCP server (`packages/testing/fake-server`) with the given modes and options. */
+/** A client of the real fake MCP server (`packages/fake-server`) with the given modes and options. */
 export const fake = (options: FakeServer.Options, extra: Partial<McpClientOptions.McpClientOptions> = {}) => {
   const { args, command, env } = FakeServer.command(options)
   return McpClient.make({ command, args, env, name: "fake", ...extra })
@@ -53,3 +53,9 @@ export const closableScope: Effect.Effect<Scope.Closeable, never, Scope.Scope> =
   Scope.make(),
   (scope) => Scope.close(scope, Exit.void)
 )
+
+/** The `cursor` of a `tools/list` request's params, if it has one. */
+export const cursorOf = (params: unknown): string | undefined =>
+  typeof params === "object" && params !== null && "cursor" in params && typeof params.cursor === "string"
+    ? params.cursor
+    : undefined
