@@ -31,8 +31,9 @@ import type { McpManager } from "@mcp-fleet/manager"
 import { Tool as McpTool } from "@mcp-fleet/transport"
 import type { McpClient } from "@mcp-fleet/transport"
 import type { Duration } from "effect"
-import { Effect, Predicate, Schema } from "effect"
+import { Effect, Option, Predicate, Schema } from "effect"
 import { Tool, Toolkit } from "effect/ai"
+import * as ArgumentCheck from "./ArgumentCheck.ts"
 import * as ToolNames from "./ToolNames.ts"
 import * as ToolOutput from "./ToolOutput.ts"
 
@@ -71,6 +72,11 @@ export interface Options {
   readonly filter?: ((tool: McpTool.ServerTool) => boolean) | undefined
   /** Each call's own deadline (the server's request timeout still applies). */
   readonly callTimeout?: Duration.Input | undefined
+  /**
+   * Check the arguments against the tool's `inputSchema` before calling (see `ArgumentCheck`). Default
+   * `false`: only "is a JSON object" is checked, and the server validates.
+   */
+  readonly validateArguments?: boolean | undefined
 }
 
 /**
@@ -84,6 +90,21 @@ export interface Snapshot {
   readonly tools: ReadonlyArray<ToolNames.Named>
   /** Tools left out because an earlier one has their name. */
   readonly collisions: ReadonlyArray<ToolNames.Collision>
+  /** With `validateArguments`: tools whose schema could not be compiled (offered anyway, checked by the server). */
+  readonly unvalidated: ReadonlyArray<Unvalidated>
+}
+
+/**
+ * A tool whose arguments are not checked locally, and why.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Unvalidated {
+  readonly name: string
+  readonly server: string
+  readonly tool: string
+  readonly reason: string
 }
 
 /**
@@ -112,21 +133,30 @@ const selected = (options: Options) => (tool: McpTool.ServerTool): boolean =>
   (options.only === undefined || options.only.some((o) => o.server === tool.server && o.tool === tool.tool.name)) &&
   (options.filter === undefined || options.filter(tool))
 
-const handler = (manager: McpManager.Service, named: ToolNames.Named, options: Options) => {
+const handler = (
+  manager: McpManager.Service,
+  named: ToolNames.Named,
+  options: Options,
+  check: ArgumentCheck.Check | undefined
+) => {
   const callOptions: McpClient.CallOptions | undefined = options.callTimeout === undefined
     ? undefined
     : { timeout: options.callTimeout }
-  return (params: unknown): Effect.Effect<ToolOutput.Output, string> =>
-    Predicate.isObject(params)
-      ? manager.call(named.server, named.tool.name, params, callOptions).pipe(
-        Effect.mapError((error) => error.message),
-        Effect.flatMap((result) =>
-          result.isError === true
-            ? Effect.fail(ToolOutput.errorText(result))
-            : Effect.succeed(ToolOutput.fromResult(result))
-        )
+  return (params: unknown): Effect.Effect<ToolOutput.Output, string> => {
+    if (!Predicate.isObject(params)) return Effect.fail(`The arguments of ${named.name} must be a JSON object.`)
+    const problem = check?.(params)
+    if (problem !== undefined) {
+      return Effect.fail(`The arguments of ${named.name} do not match its input schema: ${problem}.`)
+    }
+    return manager.call(named.server, named.tool.name, params, callOptions).pipe(
+      Effect.mapError((error) => error.message),
+      Effect.flatMap((result) =>
+        result.isError === true
+          ? Effect.fail(ToolOutput.errorText(result))
+          : Effect.succeed(ToolOutput.fromResult(result))
       )
-      : Effect.fail(`The arguments of ${named.name} must be a JSON object.`)
+    )
+  }
 }
 
 /**
@@ -140,7 +170,19 @@ export const snapshot = (manager: McpManager.Service, options: Options = {}): Ef
     const { collisions, named } = ToolNames.assign(manager.tools().filter(selected(options)), options.naming)
     const tools: Array<FleetTool> = []
     const handlers: Record<string, (params: unknown) => Effect.Effect<ToolOutput.Output, string>> = {}
+    const unvalidated: Array<Unvalidated> = []
     for (const entry of named) {
+      const check = options.validateArguments === true
+        ? yield* ArgumentCheck.compile(entry.tool.inputSchema).pipe(
+          Effect.tapError((reason) =>
+            Effect.sync(() =>
+              unvalidated.push({ name: entry.name, server: entry.server, tool: entry.tool.name, reason })
+            )
+          ),
+          Effect.option,
+          Effect.map(Option.getOrUndefined)
+        )
+        : undefined
       const dynamic: FleetTool = Tool.dynamic(entry.name, {
         description: entry.tool.description,
         parameters: entry.tool.inputSchema,
@@ -150,11 +192,11 @@ export const snapshot = (manager: McpManager.Service, options: Options = {}): Ef
         toModelOutput: ToolOutput.toModelOutput
       })
       tools.push(annotate(dynamic, entry.tool))
-      handlers[entry.name] = handler(manager, entry, options)
+      handlers[entry.name] = handler(manager, entry, options, check)
     }
     const kit = Toolkit.make(...tools)
     const toolkit = yield* kit.pipe(Effect.provideContext(yield* kit.toHandlers(handlers)))
-    return { toolkit, tools: named, collisions }
+    return { toolkit, tools: named, collisions, unvalidated }
   })
 
 /**

@@ -10,3 +10,5 @@ export * as FleetToolkit from "./FleetToolkit.ts"
 export * as ToolNames from "./ToolNames.ts"
 /** @since 0.1.0 */
 export * as ToolOutput from "./ToolOutput.ts"
+/** @since 0.1.0 */
+export * as ArgumentCheck from "./ArgumentCheck.ts"

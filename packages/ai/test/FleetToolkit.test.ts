@@ -243,4 +243,42 @@ describe("FleetToolkit", () => {
         "notes__read"
       ])
     }))
+
+  it.effect("validateArguments (opt-in): bad arguments go back to the model; an uncompilable schema is reported, not fetched", () =>
+    Effect.gen(function*() {
+      const strict: ToolSpec = {
+        tool: {
+          name: "strict",
+          inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] }
+        }
+      }
+      const draft07: ToolSpec = {
+        tool: {
+          name: "old",
+          inputSchema: { $schema: "http://json-schema.org/draft-07/schema#", type: "object", required: ["n"] }
+        }
+      }
+      const remote: ToolSpec = { tool: { name: "remote", inputSchema: { $ref: "https://schemas.example/tool.json" } } }
+      const { calls, manager } = yield* fleet({ notes: () => [strict, draft07, remote] })
+      yield* manager.waitForReady("notes")
+      const checked = yield* FleetToolkit.snapshot(manager, { validateArguments: true })
+      assert.deepStrictEqual(checked.unvalidated.map((u) => u.name), ["notes__remote"])
+      assert.include(checked.unvalidated[0]!.reason, "https://schemas.example/tool.json")
+      const bad = yield* handle(checked.toolkit, "notes__strict", { q: 1 })
+      assert.isTrue(bad.isFailure)
+      assert.strictEqual(
+        bad.result,
+        "The arguments of notes__strict do not match its input schema: arguments/q must be string."
+      )
+      assert.isTrue((yield* handle(checked.toolkit, "notes__old", {})).isFailure, "draft-07 required is checked")
+      assert.lengthOf(calls, 0, "nothing invalid reached the server")
+      assert.isFalse((yield* handle(checked.toolkit, "notes__strict", { q: "x" })).isFailure)
+      assert.isFalse((yield* handle(checked.toolkit, "notes__remote", { any: 1 })).isFailure, "offered anyway")
+      assert.lengthOf(calls, 2)
+      // Without the option the server is the judge.
+      const plain = yield* FleetToolkit.snapshot(manager)
+      assert.lengthOf(plain.unvalidated, 0)
+      assert.isFalse((yield* handle(plain.toolkit, "notes__strict", { q: 1 })).isFailure)
+      assert.lengthOf(calls, 3)
+    }))
 })
