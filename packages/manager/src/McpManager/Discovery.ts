@@ -11,8 +11,8 @@ import type * as ServerTransition from "../ServerTransition.ts"
 /** What discovery concluded. */
 export type Outcome =
   | Extract<ServerTransition.Event, { readonly _tag: "Listed" | "ListFailed" | "InitializeFailed" }>
-  /** The process is gone (`initializeError`: it answered `initialize` with an error first). */
-  | { readonly _tag: "Gone"; readonly initializeError?: string }
+  /** The process is gone. */
+  | { readonly _tag: "Gone" }
   /** A reconnection attempt got no answer to `initialize` within `readyTimeout`; it is abandoned. */
   | { readonly _tag: "NoAnswer"; readonly reason: string }
 
@@ -61,11 +61,7 @@ export const discover = Effect.fnUntraced(function*(
   }
   if (ready._tag === "Failure") {
     const error = ready.failure
-    if (!client.isAlive()) {
-      // Only an answer (an error reply, an unsupported version) is evidence that the next start will fail alike.
-      const answered = error._tag === "RemoteError" || error._tag === "UnsupportedProtocolVersion"
-      return (answered ? { _tag: "Gone", initializeError: error.message } : { _tag: "Gone" })
-    }
+    if (!client.isAlive()) return { _tag: "Gone" }
     return { _tag: "InitializeFailed", error: error.message }
   }
   return yield* list(client, timeouts.startupTimeoutMs)

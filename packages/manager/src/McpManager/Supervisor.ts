@@ -5,12 +5,17 @@
  *
  * @internal
  */
+import type { McpError } from "@mcp-fleet/transport"
 import { Clock, Duration, Effect, Exit, FiberMap, Schedule, Scope, Semaphore } from "effect"
 import type { ServerConfig } from "../ManagerOptions.ts"
 import * as Connection from "./Connection.ts"
 import * as Discovery from "./Discovery.ts"
 import * as Failure from "./Failure.ts"
 import type { Conn } from "./Record.ts"
+
+/** An `initialize` failure that the server itself answered: it will answer the same on the next start. */
+const answered = (error: McpError.InitializeError) =>
+  error._tag === "RemoteError" || error._tag === "UnsupportedProtocolVersion"
 
 const launchKeys = ["command", "args", "env", "cwd", "inheritEnv", "requestTimeout", "client"] as const
 
@@ -46,17 +51,22 @@ export const make = Effect.fnUntraced(function*(env: Connection.Env) {
       Effect.logWarning(`MCP server reconnection stopped: ${reason}`)
     )
 
-  /** Serves `conn` until its process ends; the evidence its end gives for the crash-loop rule, or `stop`. */
+  /** What a dead process says about the next start: an answered `initialize` error, or an early loud exit. */
+  const evidenceOf = Effect.fnUntraced(function*(conn: Conn, startedAt: number, beforeReady: boolean) {
+    const ready = yield* Effect.result(conn.client.awaitReady)
+    if (ready._tag === "Failure" && answered(ready.failure)) return Failure.initializeFailed(ready.failure.message)
+    return beforeReady ? Failure.earlyExit(conn.client, (yield* now) - startedAt) : undefined
+  })
+
+  /**
+   * Serves `conn` until its process ends, and returns the evidence its end gives for the crash-loop rule (none
+   * if it got as far as a tool listing), or `stop` when it is no longer the server's process.
+   */
   const watch = Effect.fnUntraced(function*(name: string, conn: Conn, startedAt: number, discoverFirst: boolean) {
     yield* Connection.serve(env, name, conn, discoverFirst)
     yield* conn.client.awaitTerminated
     if (!ledger.isCurrent(name, conn)) return "stop" as const
-    const state = ledger.get(name)!.state
-    const evidence = state._tag === "Degraded" && state.initializeFailed
-      ? Failure.initializeFailed(state.reason)
-      : state._tag === "Starting"
-      ? Failure.earlyExit(conn.client, (yield* now) - startedAt)
-      : undefined
+    const evidence = yield* evidenceOf(conn, startedAt, ledger.get(name)!.state._tag === "Starting")
     ledger.exited(name, conn)
     yield* close(conn)
     return { evidence }
@@ -97,11 +107,7 @@ export const make = Effect.fnUntraced(function*(env: Connection.Env) {
       const outcome = yield* Discovery.discover(conn.client, options, false, () => Effect.void)
       if (!ledger.isCurrent(name, conn)) return undefined
       if (outcome._tag === "Gone" || outcome._tag === "NoAnswer") {
-        const signature = outcome._tag === "NoAnswer"
-          ? undefined
-          : outcome.initializeError !== undefined
-          ? Failure.initializeFailed(outcome.initializeError)
-          : Failure.earlyExit(conn.client, (yield* now) - startedAt)
+        const signature = outcome._tag === "NoAnswer" ? undefined : yield* evidenceOf(conn, startedAt, true)
         ledger.transition(name, {
           _tag: "Exited",
           lastError: outcome._tag === "NoAnswer" ? outcome.reason : Failure.describeExit(conn.client)
@@ -112,18 +118,26 @@ export const make = Effect.fnUntraced(function*(env: Connection.Env) {
         continue
       }
       Connection.apply(env, name, conn, outcome)
-      return { conn, startedAt }
+      return { conn, startedAt, previous: outcome._tag === "InitializeFailed" ? previous : undefined }
     }
   })
 
+  /**
+   * Watch, reconnect, watch again… `previous` chains the evidence of consecutive failed starts: a start that
+   * lists its tools breaks the chain; a second identical failure gives up.
+   */
   const supervise = (name: string, first: Conn, startedAt: number): Effect.Effect<void> =>
     Effect.gen(function*() {
-      let current = { conn: first, startedAt }
+      let current = { conn: first, startedAt, previous: undefined as Failure.Signature | undefined }
       let discoverFirst = true
       while (true) {
         const ended = yield* watch(name, current.conn, current.startedAt, discoverFirst)
         if (ended === "stop") return
-        const back = yield* reconnect(name, ended.evidence)
+        const evidence = ended.evidence
+        if (evidence !== undefined && current.previous?.key === evidence.key) {
+          return yield* gaveUp(name, evidence.reason)
+        }
+        const back = yield* reconnect(name, evidence)
         if (back === undefined) return
         current = back
         discoverFirst = false
