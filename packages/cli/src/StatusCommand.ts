@@ -4,12 +4,14 @@
  * Without `--watch` it starts every server, waits until each has settled (ready, degraded, disabled, or
  * offline with reconnection given up) or `--wait` has passed, prints the manager's `statusLines()` text on
  * stdout — exactly that text — and names on stderr the servers that had not settled. Then it shuts the
- * servers down and exits 0. With `--watch` it shows the ledger live until Ctrl-C (see `Watch`).
+ * servers down and exits 0. With `--watch` it shows the ledger live until Ctrl-C (see `Watch`), and follows
+ * the config file: a valid edit is applied to the running fleet (`FleetConfig.follow`), an invalid one is
+ * reported and changes nothing.
  *
  * @since 0.1.0
  */
 import type { ConfigError } from "@mcp-fleet/config"
-import type { Duration, FileSystem, Terminal } from "effect"
+import type { Duration, FileSystem, Path, Terminal } from "effect"
 import { Console, Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import type { ChildProcessSpawner } from "effect/process"
@@ -43,7 +45,7 @@ export const command: Command.Command<
   Input,
   {},
   ConfigError.ConfigError,
-  CliEnvironment | FileSystem.FileSystem | ChildProcessSpawner.ChildProcessSpawner | Terminal.Terminal
+  CliEnvironment | FileSystem.FileSystem | Path.Path | ChildProcessSpawner.ChildProcessSpawner | Terminal.Terminal
 > = Command.make(
   "status",
   {
@@ -61,7 +63,10 @@ export const command: Command.Command<
     const file = yield* FleetConfig.load(config)
     yield* FleetConfig.withManager(FleetConfig.toManagerOptions(file), (manager) =>
       watch
-        ? Watch.run(manager)
+        ? Effect.all([Watch.run(manager), FleetConfig.follow(config, manager)], {
+          concurrency: "unbounded",
+          discard: true
+        })
         : Effect.gen(function*() {
           const unsettled = yield* awaitSettled(manager, wait)
           yield* Console.log(manager.statusLines())

@@ -90,6 +90,11 @@ export class McpManager extends Context.Service<McpManager, {
    * and calls in flight on the old one finish or fail with a typed error. Otherwise the record is updated.
    */
   readonly update: (name: string, config: ServerConfig) => Effect.Effect<void, UnknownServer>
+  /**
+   * Brings the fleet in line with `servers`: adds the new names, removes the missing ones, updates the changed
+   * ones (see `update`) and leaves identical ones alone. What a config-file watcher calls on each valid edit.
+   */
+  readonly reconcile: (servers: Readonly<Record<string, ServerConfig>>) => Effect.Effect<void>
   /** Kills every server at once (SIGKILL) and stops every supervisor fiber. */
   readonly forceClose: Effect.Effect<void>
   /**
@@ -218,6 +223,17 @@ export const make = Effect.fnUntraced(function*(
     update: Effect.fn("McpManager.update")(function*(name: string, config: ServerConfig) {
       yield* lookup(name)
       yield* supervisor.locked(supervisor.update(name, config))
+    }),
+    reconcile: Effect.fn("McpManager.reconcile")(function*(servers: Readonly<Record<string, ServerConfig>>) {
+      const wanted = Object.entries(servers)
+      const gone = ledger.names().filter((name) => !Object.hasOwn(servers, name))
+      yield* Effect.forEach(gone, (name) => supervisor.locked(supervisor.remove(name)), { discard: true })
+      yield* Effect.forEach(wanted, ([name, config]) =>
+        supervisor.locked(Effect.suspend(() => {
+          const record = ledger.get(name)
+          if (record === undefined) return ledger.insert(name, config) ? supervisor.start(name) : Effect.void
+          return Supervisor.sameConfig(record.config, config) ? Effect.void : supervisor.update(name, config)
+        })), { discard: true })
     }),
     forceClose: supervisor.drain("force"),
     changes: ledger.changes,

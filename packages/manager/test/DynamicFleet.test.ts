@@ -1,27 +1,11 @@
 import { assert, describe, it } from "@effect/vitest"
-import type { ManagerOptions, ServerHealth } from "@mcp-fleet/manager"
 import { McpManager } from "@mcp-fleet/manager"
 import type { FakeSpawner } from "@mcp-fleet/testing"
-import { Cause, Context, Deferred, Effect, Exit, Fiber, Layer, Option, Stream } from "effect"
-import type { ChildProcessSpawner } from "effect/process"
+import { Cause, Deferred, Effect, Exit, Fiber, Option, Redacted, Stream } from "effect"
 import { TestClock } from "effect/testing"
-import { fleetSpawner, toolServer } from "./fleetPeers.ts"
+import { build, fleetSpawner, toolServer, until } from "./fleetPeers.ts"
 
 type Manager = McpManager.McpManager["Service"]
-
-const build = (options: ManagerOptions.ManagerOptions, spawner: Layer.Layer<ChildProcessSpawner.ChildProcessSpawner>) =>
-  Effect.map(
-    Layer.build(McpManager.layer(options).pipe(Layer.provide(spawner))),
-    (context) => Context.get(context, McpManager.McpManager)
-  )
-
-const until = (manager: Manager, name: string, check: (h: ServerHealth.ServerHealth) => boolean) =>
-  manager.snapshots.pipe(
-    Stream.map((all) => all.find((h) => h.name === name)),
-    Stream.filter((h): h is ServerHealth.ServerHealth => h !== undefined && check(h)),
-    Stream.runHead,
-    Effect.map((found) => found._tag === "Some" ? found.value : assert.fail(`${name}: snapshots ended`))
-  )
 
 const isOpen = (peer: FakeSpawner.Peer) =>
   !Deferred.isDoneUnsafe(peer.stdinClosed) && !Deferred.isDoneUnsafe(peer.killed)
@@ -154,6 +138,38 @@ describe("a fleet that changes at run time", () => {
       assert.isTrue(outcomes.every((tag) => typed.has(tag)), outcomes.filter((t) => !typed.has(t)).join(","))
       const open = names.map((n) => (spawned.peers[n] ?? []).filter(isOpen).length)
       assert.deepStrictEqual(open, [0, 1, 1, 1], "one live process per server in the fleet, none for the removed one")
+    }))
+  it.effect("reconcile applies a diff: adds, removes, replaces on a launch change (secrets included), leaves the rest", () =>
+    Effect.gen(function*() {
+      const names = ["same", "gone", "edited", "secret", "fresh"]
+      const { layer, spawned } = fleetSpawner(Object.fromEntries(names.map((n) => [n, echo(n)])))
+      const key = (value: string) => ({ TOKEN: Redacted.make(value) })
+      const manager = yield* build({
+        servers: {
+          same: { command: "same" },
+          gone: { command: "gone" },
+          edited: { command: "edited" },
+          secret: { command: "secret", env: key("old") }
+        }
+      }, layer)
+      yield* Effect.forEach(["same", "gone", "edited", "secret"], manager.waitForReady)
+      yield* manager.reconcile({
+        same: { command: "same" },
+        edited: { command: "edited", args: ["--new"] },
+        secret: { command: "secret", env: key("new") },
+        fresh: { command: "fresh" }
+      })
+      yield* Effect.forEach(["same", "edited", "secret", "fresh"], manager.waitForReady)
+      assert.deepStrictEqual(manager.health().map((h) => h.name).sort(), ["edited", "fresh", "same", "secret"])
+      assert.deepStrictEqual(spawned.count, { same: 1, gone: 1, edited: 2, secret: 2, fresh: 1 })
+      assert.isFalse(isOpen(spawned.peers.gone![0]!))
+      yield* manager.reconcile({
+        same: { command: "same" },
+        edited: { command: "edited", args: ["--new"] },
+        secret: { command: "secret", env: key("new") },
+        fresh: { command: "fresh" }
+      })
+      assert.deepStrictEqual(spawned.count, { same: 1, gone: 1, edited: 2, secret: 2, fresh: 1 }, "identical: no-op")
     }))
 })
 

@@ -1,29 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
-import type { ManagerOptions, ServerHealth } from "@mcp-fleet/manager"
 import { McpManager } from "@mcp-fleet/manager"
 import { McpPeer } from "@mcp-fleet/testing"
-import { Context, Deferred, Effect, Layer, Queue, Schedule, Stream } from "effect"
-import type { ChildProcessSpawner } from "effect/process"
+import { Deferred, Effect, Queue, Schedule } from "effect"
 import { TestClock } from "effect/testing"
-import { fleetSpawner, toolServer } from "./fleetPeers.ts"
+import { build, fleetSpawner, toolServer, until } from "./fleetPeers.ts"
 import type { ScriptFor } from "./fleetPeers.ts"
 
 type Manager = McpManager.McpManager["Service"]
-
-const build = (options: ManagerOptions.ManagerOptions, spawner: Layer.Layer<ChildProcessSpawner.ChildProcessSpawner>) =>
-  Effect.map(
-    Layer.build(McpManager.layer(options).pipe(Layer.provide(spawner))),
-    (context) => Context.get(context, McpManager.McpManager)
-  )
-
-/** Waits, on the snapshots stream (no polling), until `name`'s health satisfies `check`. */
-const until = (manager: Manager, name: string, check: (h: ServerHealth.ServerHealth) => boolean) =>
-  manager.snapshots.pipe(
-    Stream.map((all) => all.find((h) => h.name === name)),
-    Stream.filter((h): h is ServerHealth.ServerHealth => h !== undefined && check(h)),
-    Stream.runHead,
-    Effect.map((found) => found._tag === "Some" ? found.value : assert.fail(`${name}: snapshots ended`))
-  )
 
 const lineOf = (manager: Manager, name: string) =>
   manager.statusLines().split("\n").find((line) => line.startsWith(`${name}: `))!

@@ -6,7 +6,7 @@
  * @internal
  */
 import type { McpError } from "@mcp-fleet/transport"
-import { Clock, Duration, Effect, Exit, FiberMap, Schedule, Scope, Semaphore } from "effect"
+import { Clock, Duration, Effect, Exit, FiberMap, Redacted, Schedule, Scope, Semaphore } from "effect"
 import type { ServerConfig } from "../ManagerOptions.ts"
 import * as Connection from "./Connection.ts"
 import * as Discovery from "./Discovery.ts"
@@ -19,9 +19,25 @@ const answered = (error: McpError.InitializeError) =>
 
 const launchKeys = ["command", "args", "env", "cwd", "inheritEnv", "requestTimeout", "client"] as const
 
+/** A comparable form of a config value: key order does not matter, and secrets compare by their value. */
+const canonical = (value: unknown): unknown => {
+  if (Redacted.isRedacted(value)) return { redacted: Redacted.value(value) }
+  if (Array.isArray(value)) return value.map(canonical)
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(
+      Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([k, v]) => [k, canonical(v)])
+    )
+  }
+  return value
+}
+const same = (a: unknown, b: unknown) => JSON.stringify(canonical(a) ?? null) === JSON.stringify(canonical(b) ?? null)
+
 /** Whether two configs start the same process (everything but `curated` and `disabled`). */
-export const sameLaunch = (a: ServerConfig, b: ServerConfig): boolean =>
-  launchKeys.every((key) => JSON.stringify(a[key] ?? null) === JSON.stringify(b[key] ?? null))
+export const sameLaunch = (a: ServerConfig, b: ServerConfig): boolean => launchKeys.every((key) => same(a[key], b[key]))
+
+/** Whether two configs are the same in every respect. */
+export const sameConfig = (a: ServerConfig, b: ServerConfig): boolean => same(a, b)
 
 /** @internal */
 export interface Supervisor {
