@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { McpManager } from "@mcp-fleet/manager"
+import type { McpManager } from "@mcp-fleet/manager"
 import type { FakeSpawner } from "@mcp-fleet/testing"
 import { Cause, Deferred, Effect, Exit, Fiber, Option, Redacted, Stream } from "effect"
 import { TestClock } from "effect/testing"

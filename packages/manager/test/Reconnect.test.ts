@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { McpManager } from "@mcp-fleet/manager"
+import type { McpManager } from "@mcp-fleet/manager"
 import { McpPeer } from "@mcp-fleet/testing"
 import { Deferred, Effect, Queue, Schedule } from "effect"
 import { TestClock } from "effect/testing"
