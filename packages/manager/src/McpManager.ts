@@ -135,12 +135,14 @@ export const make = Effect.fnUntraced(function*(
   input: ManagerOptions
 ): Effect.fn.Return<McpManager["Service"], never, Scope.Scope | ChildProcessSpawner.ChildProcessSpawner> {
   const options = yield* Options.resolve(input)
-  const scope = yield* Scope.Scope
+  // Every process lives in a child scope of this one, which closes only after the drain below: a server added
+  // at run time is shut down by the drain too, never seen as a crash by its own watcher.
+  const connections = yield* Scope.fork(yield* Scope.Scope, "parallel")
   const spawner = yield* Effect.context<ChildProcessSpawner.ChildProcessSpawner>()
   const ledger = yield* Ledger.make(options, Object.entries(input.servers))
-  const supervisor = yield* Supervisor.make({ ledger, options, scope, spawner })
+  const supervisor = yield* Supervisor.make({ ledger, options, scope: connections, spawner })
   yield* Effect.forEach(ledger.names(), supervisor.start, { concurrency: "unbounded", discard: true })
-  yield* Effect.addFinalizer(() => supervisor.drain("graceful"))
+  yield* Effect.addFinalizer(() => Effect.andThen(supervisor.drain("graceful"), ledger.flush))
 
   const lookup = (name: string): Effect.Effect<ServerRecord, UnknownServer> =>
     Effect.suspend(() => {

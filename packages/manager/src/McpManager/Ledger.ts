@@ -6,11 +6,13 @@
  * when it notices a dead process, and `changes` reports it like any other. After a transition, events go to two
  * bounded sliding queues: one for the `onStateChange`/`onToolsChanged` listeners (one fiber, in order), one for
  * the `changes` hub. When a queue is full its oldest event is dropped; `snapshots` and `waitForReady` read the
- * records themselves and never lag by more than one change.
+ * records themselves and never lag by more than one change. At shutdown the events already queued are still
+ * delivered (`flush`).
  *
  * @internal
  */
-import { Clock, Deferred, Effect, Exit, PubSub, Queue, Stream } from "effect"
+import { Clock, Deferred, Effect, Exit, Fiber, PubSub, Queue, Stream } from "effect"
+import type { Cause } from "effect"
 import type { Scope } from "effect"
 import type { ServerConfig, StateChange, ToolsChange } from "../ManagerOptions.ts"
 import type { ServerHealth } from "../ServerHealth.ts"
@@ -49,6 +51,8 @@ export interface Ledger {
   readonly exited: (name: string, conn: Conn) => ServerRecord | undefined
   /** Whether `conn` is still the server's current process and the fleet is not closing. */
   readonly isCurrent: (name: string, conn: Conn) => boolean
+  /** Ends the event queues and waits until every event queued so far has been dispatched. */
+  readonly flush: Effect.Effect<void>
   /** Stops every further transition (the fleet is draining). */
   readonly close: () => void
   readonly isClosed: () => boolean
@@ -71,8 +75,8 @@ export const make = Effect.fnUntraced(function*(
   let closed = false
   let version = 0
   let latch = Deferred.makeUnsafe<void>()
-  const listenerQueue = yield* Queue.sliding<Event>(options.eventCapacity)
-  const changesQueue = yield* Queue.sliding<StateChange>(options.eventCapacity)
+  const listenerQueue = yield* Queue.sliding<Event, Cause.Done>(options.eventCapacity)
+  const changesQueue = yield* Queue.sliding<StateChange, Cause.Done>(options.eventCapacity)
   const hub = yield* PubSub.sliding<StateChange>(options.eventCapacity)
 
   const fresh = (name: string, config: ServerConfig): ServerRecord => ({
@@ -168,8 +172,23 @@ export const make = Effect.fnUntraced(function*(
       ? Effect.void
       : listener.pipe(Effect.catchCause((cause) => Effect.logWarning("an MCP manager listener failed", cause)))
   }
-  yield* Queue.take(listenerQueue).pipe(Effect.flatMap(dispatch), Effect.forever, Effect.forkScoped)
-  yield* Queue.take(changesQueue).pipe(Effect.flatMap((c) => PubSub.publish(hub, c)), Effect.forever, Effect.forkScoped)
+  const pumps = yield* Effect.all([
+    // One event at a time (never a batch), so that what waits is bounded by the queues' capacity.
+    Queue.take(listenerQueue).pipe(Effect.flatMap(dispatch), Effect.forever, Effect.ignore, Effect.forkScoped),
+    Queue.take(changesQueue).pipe(
+      Effect.flatMap((c) => PubSub.publish(hub, c)),
+      Effect.forever,
+      Effect.ignore,
+      Effect.forkScoped
+    )
+  ])
+  const flush = Effect.andThen(
+    Effect.sync(() => {
+      Queue.endUnsafe(listenerQueue)
+      Queue.endUnsafe(changesQueue)
+    }),
+    Effect.forEach(pumps, Fiber.await, { discard: true })
+  )
 
   const snapshots = Stream.suspend(() => {
     let seen = -1
@@ -195,6 +214,7 @@ export const make = Effect.fnUntraced(function*(
     exited,
     isCurrent,
     close: () => void (closed = true),
+    flush,
     isClosed: () => closed,
     health,
     healthOf,
