@@ -12,8 +12,7 @@
  * @internal
  */
 import { Clock, Deferred, Effect, Exit, Fiber, PubSub, Queue, Stream } from "effect"
-import type { Cause } from "effect"
-import type { Scope } from "effect"
+import type { Cause, Scope } from "effect"
 import type { ServerConfig, StateChange, ToolsChange } from "../ManagerOptions.ts"
 import type { ServerHealth } from "../ServerHealth.ts"
 import * as ServerState from "../ServerState.ts"
