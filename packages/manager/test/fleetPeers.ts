@@ -5,9 +5,9 @@
 import type { ManagerOptions, ServerHealth } from "@mcp-fleet/manager"
 import { McpManager } from "@mcp-fleet/manager"
 import { FakeSpawner, McpPeer } from "@mcp-fleet/testing"
-import { Context, Effect, Layer, Stream } from "effect"
+import { Context, Deferred, Effect, Layer, Stream } from "effect"
 import type { Scope } from "effect"
-import type { ChildProcessSpawner } from "effect/process"
+import { ChildProcessSpawner } from "effect/process"
 
 export interface Spawned {
   readonly count: Record<string, number>
@@ -70,3 +70,24 @@ export const build = (
     Layer.build(McpManager.layer(options).pipe(Layer.provide(spawner))),
     (context) => Context.get(context, McpManager.McpManager)
   )
+
+/**
+ * The processes of `inner` keep their stdout open after they exit, until `release` completes: as when a
+ * grandchild (an `npx` wrapper's server) still holds the pipe. The transport then sees the exit at once but
+ * cannot finish reading, so (under `TestClock`) the client stays exited-but-not-terminated until `release`.
+ */
+export const holdingStdout = (
+  inner: Layer.Layer<ChildProcessSpawner.ChildProcessSpawner>,
+  release: Deferred.Deferred<void>
+): Layer.Layer<ChildProcessSpawner.ChildProcessSpawner> =>
+  Layer.effect(
+    ChildProcessSpawner.ChildProcessSpawner,
+    Effect.map(ChildProcessSpawner.ChildProcessSpawner, (spawner) =>
+      ChildProcessSpawner.make((command) =>
+        Effect.map(spawner.spawn(command), (handle) =>
+          ChildProcessSpawner.makeHandle({
+            ...handle,
+            stdout: Stream.concat(handle.stdout, Stream.fromEffectDrain(Deferred.await(release)))
+          }))
+      ))
+  ).pipe(Layer.provide(inner))
