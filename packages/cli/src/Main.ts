@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import type { FileSystem, Terminal } from "effect"
+import type { FileSystem, Path, Terminal } from "effect"
 import { Effect, Layer, Logger } from "effect"
 import { CliConfig, Command, GlobalFlag } from "effect/cli"
 import type { ChildProcessSpawner } from "effect/process"
@@ -37,7 +37,7 @@ export const root: Command.Command<
   {},
   {},
   CallCommand.CallError | ToolsCommand.ToolsError | StatusCommand.StatusError | DemoFailed,
-  CliEnvironment | FileSystem.FileSystem | ChildProcessSpawner.ChildProcessSpawner | Terminal.Terminal
+  CliEnvironment | FileSystem.FileSystem | Path.Path | ChildProcessSpawner.ChildProcessSpawner | Terminal.Terminal
 > = Command.make("mcp-fleet").pipe(
   Command.withDescription(
     "Run the MCP servers of an mcpServers config file (Claude Desktop, Cursor, Claude Code, VS Code) with @mcp-fleet/manager: their status ledger, their tools, a tool call, or a narrated demo."
