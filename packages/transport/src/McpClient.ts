@@ -35,6 +35,7 @@ import * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import type * as Schema from "effect/Schema"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import { BaseEnvironment } from "./BaseEnvironment.ts"
 import * as ChildEnvironment from "./internal/ChildEnvironment.ts"
 import * as Connection from "./internal/Connection.ts"
 import * as Pagination from "./internal/Pagination.ts"
@@ -203,7 +204,7 @@ export const make = (
     const server = opts.name
     const scope = yield* Scope.Scope
     const clock = yield* Clock.Clock
-    const base = yield* ChildEnvironment.baseEnvironment
+    const base = yield* BaseEnvironment
     const command = ChildProcess.make(opts.command, opts.args, {
       ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
       env: ChildEnvironment.merge(base, opts.env),
