@@ -8,8 +8,8 @@
  * `value` first, so a secret never leaves the client verbatim.
  *
  * Matching is exact and case-sensitive, longest secret first (so a secret that contains another is replaced whole).
- * An empty value is no secret. A secret cut by a bound before it reaches the client (a stderr line longer than the
- * tail's 512 characters, an oversize line's 512-byte excerpt) can leave a fragment of it; a whole value never passes.
+ * An empty value is no secret. A secret cut by a bound before it is redacted (a stderr line longer than the tail's
+ * 512 characters, an oversize line's 512-byte excerpts) can leave a fragment of it; a whole value never passes.
  *
  * @internal
  */
