@@ -244,10 +244,13 @@ export const make = (
     })
 
     const annotate = Effect.annotateLogs({ mcpServer: server, pid: handle.pid })
-    const stderrFiber = yield* Stream.runForEachArray(handle.stderr, (chunks) =>
-      Effect.sync(() => {
-        for (const chunk of chunks) stderr.push(chunk)
-      })).pipe(Effect.ignore, annotate, Effect.forkScoped)
+    const onStderrLine = opts.onStderrLine
+    const stderrFiber = yield* Stream.runForEachArray(handle.stderr, (chunks) => {
+      const lines = chunks.flatMap((chunk) => stderr.push(chunk))
+      return onStderrLine === undefined || lines.length === 0
+        ? Effect.void
+        : Effect.forEach(lines, onStderrLine, { discard: true })
+    }).pipe(Effect.ignore, annotate, Effect.forkScoped)
     const writerFiber = yield* conn.runWriter.pipe(annotate, Effect.forkScoped)
     const readerFiber = yield* conn.runReader.pipe(annotate, Effect.forkScoped)
     const deadlineFiber = yield* conn.runDeadlines.pipe(Effect.forkScoped)
