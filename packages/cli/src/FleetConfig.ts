@@ -6,11 +6,11 @@
  * @since 0.1.0
  */
 import type { ConfigError } from "@mcp-fleet/config"
-import { McpConfig } from "@mcp-fleet/config"
+import { ConfigWatch, McpConfig } from "@mcp-fleet/config"
 import type { ManagerOptions } from "@mcp-fleet/manager"
 import { McpManager } from "@mcp-fleet/manager"
-import { Console, Effect } from "effect"
-import type { FileSystem } from "effect"
+import { Console, Effect, Stream } from "effect"
+import type { Duration, FileSystem, Path } from "effect"
 import type { ChildProcessSpawner } from "effect/process"
 import { resolve } from "node:path"
 import { CliEnvironment } from "./CliEnvironment.ts"
@@ -111,3 +111,29 @@ export const withManager = <A, E, R>(
     Effect.flatMap(use),
     Effect.provide(McpManager.layer(options))
   )
+
+/**
+ * Keeps `manager`'s fleet in step with the config file until interrupted: each settled edit is re-read and,
+ * when valid, applied with `reconcile` (new servers added, deleted ones removed, changed ones updated, identical
+ * ones left alone). An invalid or half-written edit is logged once and the running fleet is left as it was. If
+ * the file cannot be watched, that is logged and the fleet simply stays as loaded.
+ *
+ * @since 0.2.0
+ * @category running
+ */
+export const follow = (
+  path: string,
+  manager: McpManager.McpManager["Service"],
+  options: { readonly debounce?: Duration.Input | undefined; readonly onReady?: (() => void) | undefined } = {}
+): Effect.Effect<void, never, FileSystem.FileSystem | Path.Path | CliEnvironment> =>
+  Effect.flatMap(CliEnvironment, ({ env }) =>
+    ConfigWatch.watch(path, { env, ...options }).pipe(
+      Stream.runForEach((result) =>
+        result._tag === "Success"
+          ? manager.reconcile(toManagerOptions(result.success).servers)
+          : Effect.logWarning(
+            `the edit of ${path} was not applied (the servers keep running as they were): ${result.failure.message}`
+          )
+      ),
+      Effect.catch((error) => Effect.logWarning(`${path} cannot be watched for edits: ${error.message}`))
+    ))

@@ -7,12 +7,13 @@
  * stdout — exactly that text — or with `--json` the `StatusJson` document, and says on stderr which servers had
  * not settled and why each server that is not ready is not (see `Advice`). Then it shuts the servers down and
  * exits 0, or with `--strict` 1 when a server is offline or has not settled. With `--watch` it shows the ledger
- * live until Ctrl-C (see `Watch`).
+ * live until Ctrl-C (see `Watch`), and follows the config file: a valid edit is applied to the running fleet
+ * (`FleetConfig.follow`), an invalid one is reported and changes nothing.
  *
  * @since 0.1.0
  */
 import type { ConfigError } from "@mcp-fleet/config"
-import type { Duration, FileSystem, Terminal } from "effect"
+import type { Duration, FileSystem, Path, Terminal } from "effect"
 import { Console, Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import type { ChildProcessSpawner } from "effect/process"
@@ -62,7 +63,7 @@ export const command: Command.Command<
   Input,
   {},
   StatusError,
-  CliEnvironment | FileSystem.FileSystem | ChildProcessSpawner.ChildProcessSpawner | Terminal.Terminal
+  CliEnvironment | FileSystem.FileSystem | Path.Path | ChildProcessSpawner.ChildProcessSpawner | Terminal.Terminal
 > = Command.make(
   "status",
   {
@@ -89,7 +90,14 @@ export const command: Command.Command<
     if (watch) {
       // The manager's own reconnection policy: a watch runs for as long as it is left running.
       const options = { ...OneShot.managerOptions(file, Diagnostics.make({ verbose })), reconnect: undefined }
-      return yield* FleetConfig.withManager(options, Watch.run)
+      return yield* FleetConfig.withManager(
+        options,
+        (manager) =>
+          Effect.all([Watch.run(manager), FleetConfig.follow(config, manager)], {
+            concurrency: "unbounded",
+            discard: true
+          })
+      )
     }
     yield* OneShot.run(file, verbose, ({ diagnostics, explain, explainNotReady, manager }) =>
       Effect.gen(function*() {

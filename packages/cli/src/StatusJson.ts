@@ -39,7 +39,8 @@ export interface ServerJson {
   readonly curatedCount: number
   readonly curatedMissing: ReadonlyArray<string>
   readonly attempt: number
-  readonly maxAttempts: number
+  /** The reconnection schedule's number of attempts (`null` when the schedule does not say). */
+  readonly maxAttempts: number | null
   readonly gaveUp: boolean
   readonly pid: number | null
   readonly lastError: string | null
@@ -103,7 +104,7 @@ export const toJson = (
         curatedCount: h.curatedCount,
         curatedMissing: h.curatedMissing,
         attempt: h.attempt,
-        maxAttempts: h.maxAttempts,
+        maxAttempts: h.maxAttempts ?? null,
         gaveUp: h.gaveUp,
         pid: h.pid ?? null,
         lastError: h.lastError ?? null,

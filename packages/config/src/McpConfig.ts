@@ -20,8 +20,7 @@
  *
  * @since 0.1.0
  */
-import { Effect, FileSystem } from "effect"
-import { Redacted } from "effect"
+import { Effect, FileSystem, Redacted } from "effect"
 import { parseEnv } from "node:util"
 import * as ConfigError from "./ConfigError.ts"
 import type * as ConfigWarning from "./ConfigWarning.ts"

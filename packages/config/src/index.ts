@@ -38,3 +38,10 @@ export * as EnvExpansion from "./EnvExpansion.ts"
  * @since 0.1.0
  */
 export * as DidYouMean from "./DidYouMean.ts"
+
+/**
+ * Following a config file while it is edited (debounced re-reads, invalid edits reported, never applied).
+ *
+ * @since 0.2.0
+ */
+export * as ConfigWatch from "./ConfigWatch.ts"
