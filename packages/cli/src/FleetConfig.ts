@@ -9,7 +9,7 @@ import type { ConfigError } from "@mcp-fleet/config"
 import { ConfigWatch, McpConfig } from "@mcp-fleet/config"
 import type { ManagerOptions } from "@mcp-fleet/manager"
 import { McpManager } from "@mcp-fleet/manager"
-import { Effect, Stream } from "effect"
+import { Deferred, Effect, Exit, Stream } from "effect"
 import type { Duration, FileSystem, Path } from "effect"
 import type { ChildProcessSpawner } from "effect/process"
 import { CliEnvironment } from "./CliEnvironment.ts"
@@ -103,8 +103,19 @@ export const follow = (
   manager: McpManager.McpManager["Service"],
   options: { readonly debounce?: Duration.Input | undefined; readonly onReady?: (() => void) | undefined } = {}
 ): Effect.Effect<void, never, FileSystem.FileSystem | Path.Path | CliEnvironment> =>
-  Effect.flatMap(CliEnvironment, ({ env }) =>
-    ConfigWatch.watch(path, { env, ...options }).pipe(
+  Effect.gen(function*() {
+    const { env } = yield* CliEnvironment
+    const watching = yield* Deferred.make<void>()
+    // At debug level (`--log-level debug`), say when edits start to be seen.
+    yield* Deferred.await(watching).pipe(
+      Effect.andThen(Effect.logDebug(`mcp-fleet: following ${path} for edits`)),
+      Effect.forkChild
+    )
+    const onReady = () => {
+      Deferred.doneUnsafe(watching, Exit.void)
+      options.onReady?.()
+    }
+    yield* ConfigWatch.watch(path, { env, debounce: options.debounce, onReady }).pipe(
       Stream.runForEach((result) =>
         result._tag === "Success"
           ? manager.reconcile(toManagerOptions(result.success).servers)
@@ -113,4 +124,5 @@ export const follow = (
           )
       ),
       Effect.catch((error) => Effect.logWarning(`mcp-fleet: ${path} cannot be watched for edits: ${error.message}`))
-    ))
+    )
+  })
