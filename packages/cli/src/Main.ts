@@ -11,6 +11,7 @@ import type { ChildProcessSpawner } from "effect/process"
 import * as CallCommand from "./CallCommand.ts"
 import type { CliEnvironment } from "./CliEnvironment.ts"
 import type { DemoFailed } from "./CliError.ts"
+import * as CliLogger from "./CliLogger.ts"
 import * as CliPresenter from "./CliPresenter.ts"
 import * as DemoCommand from "./DemoCommand.ts"
 import * as ExitCode from "./ExitCode.ts"
@@ -35,7 +36,7 @@ export const root: Command.Command<
   "mcp-fleet",
   {},
   {},
-  CallCommand.CallError | ToolsCommand.ToolsError | DemoFailed,
+  CallCommand.CallError | ToolsCommand.ToolsError | StatusCommand.StatusError | DemoFailed,
   CliEnvironment | FileSystem.FileSystem | Path.Path | ChildProcessSpawner.ChildProcessSpawner | Terminal.Terminal
 > = Command.make("mcp-fleet").pipe(
   Command.withDescription(
@@ -61,7 +62,7 @@ export const builtIns: ReadonlyArray<GlobalFlag.BuiltIn> = [
 /**
  * Runs the command line `args` (without `node` and the script). Succeeds when the command did; otherwise the
  * failure has been written to stderr and the effect fails with an `ExitCode.ExitStatus` that carries the exit
- * code for `NodeRuntime.runMain`. Effect logs go to stderr.
+ * code for `NodeRuntime.runMain`. Effect logs go to stderr, formatted by `CliLogger`.
  *
  * @example
  * ```ts
@@ -86,6 +87,7 @@ export const run = (
     Effect.provide(Layer.mergeAll(
       CliPresenter.layer,
       CliConfig.layer({ builtIns }),
-      Layer.succeed(Logger.LogToStderr, true)
+      Layer.succeed(Logger.LogToStderr, true),
+      Logger.layer([CliLogger.logger])
     ))
   )
