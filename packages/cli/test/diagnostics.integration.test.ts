@@ -62,7 +62,7 @@ describe("mcp-fleet: a CLI that says what is happening", () => {
     expect(result.code).toBe(0)
     expect(result.stdout).toMatch(/^pkg: offline/m)
     expect(result.stderr).toContain(
-      "mcp-fleet: MCP server \"pkg\" crashed 3 times (exit code 1); last stderr:\n"
+      "mcp-fleet: MCP server \"pkg\" crashed 2 times (exit code 1); last stderr:\n"
     )
     expect(result.stderr).toContain(
       "  [pkg] npm error 404  '@acme/no-such-server@*' is not in this registry.\n"
@@ -75,7 +75,7 @@ describe("mcp-fleet: a CLI that says what is happening", () => {
     expect(strict.stderr).toMatch(/mcp-fleet: --strict: not every server is up: pkg \(offline\)\.\n$/)
     const call = await run(ctx, ["call", "pkg", "echo", "--config", config])
     expect(call.code).toBe(1)
-    expect(call.stderr).toMatch(/^mcp-fleet: MCP server "pkg" crashed 3 times \(exit code 1\); last stderr:\n/)
+    expect(call.stderr).toMatch(/^mcp-fleet: MCP server "pkg" crashed 2 times \(exit code 1\); last stderr:\n/)
     expect(call.stderr).toContain("  [pkg] npm error 404 Not Found - GET https://registry.npmjs.org/")
   })
 
