@@ -105,7 +105,7 @@ export const only = (
  */
 export const withManager = <A, E, R>(
   options: ManagerOptions.ManagerOptions,
-  use: (manager: McpManager.Service) => Effect.Effect<A, E, R>
+  use: (manager: McpManager.McpManager["Service"]) => Effect.Effect<A, E, R>
 ): Effect.Effect<A, E, Exclude<R, McpManager.McpManager> | ChildProcessSpawner.ChildProcessSpawner> =>
   McpManager.McpManager.pipe(
     Effect.flatMap(use),
