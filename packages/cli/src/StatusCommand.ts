@@ -90,11 +90,14 @@ export const command: Command.Command<
     if (watch) {
       // The manager's own reconnection policy: a watch runs for as long as it is left running. The config file
       // is followed: a valid edit is applied to the running fleet, an invalid one is reported.
-      const options = { ...OneShot.managerOptions(file, Diagnostics.make({ verbose })), reconnect: undefined }
+      const diagnostics = Diagnostics.make({ verbose })
+      const options = { ...OneShot.managerOptions(file, diagnostics), reconnect: undefined }
+      // Edits are mapped as the file was, so that an unchanged server compares equal and is left alone.
+      const toServers = (edited: typeof file) => OneShot.managerOptions(edited, diagnostics).servers
       return yield* FleetConfig.withManager(
         options,
         (manager) =>
-          Effect.all([Watch.run(manager), FleetConfig.follow(config, manager)], {
+          Effect.all([Watch.run(manager), FleetConfig.follow(config, manager, { toServers })], {
             concurrency: "unbounded",
             discard: true
           })
