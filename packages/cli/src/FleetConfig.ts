@@ -105,7 +105,7 @@ export const only = (
  */
 export const withManager = <A, E, R>(
   options: ManagerOptions.ManagerOptions,
-  use: (manager: McpManager.McpManager["Service"]) => Effect.Effect<A, E, R>
+  use: (manager: McpManager.Service) => Effect.Effect<A, E, R>
 ): Effect.Effect<A, E, Exclude<R, McpManager.McpManager> | ChildProcessSpawner.ChildProcessSpawner> =>
   McpManager.McpManager.pipe(
     Effect.flatMap(use),
@@ -127,8 +127,9 @@ export const follow = (
   options: {
     readonly debounce?: Duration.Input | undefined
     readonly onReady?: (() => void) | undefined
-    /** How a config becomes the manager's servers: pass the mapping the fleet was built with. */
-    readonly toServers?: ((config: McpConfig.McpConfig) => ManagerOptions.ManagerOptions["servers"]) | undefined
+    /** How a re-read file becomes the fleet's servers: the same function that built the running fleet, so that an
+     * unchanged entry compares equal and is left alone (default: `toManagerOptions`). */
+    readonly servers?: ((config: McpConfig.McpConfig) => ManagerOptions.ManagerOptions["servers"]) | undefined
   } = {}
 ): Effect.Effect<void, never, FileSystem.FileSystem | Path.Path | CliEnvironment> =>
   Effect.gen(function*() {
@@ -147,7 +148,7 @@ export const follow = (
     yield* ConfigWatch.watch(file, { env, userHome, debounce: options.debounce, onReady }).pipe(
       Stream.runForEach((result) =>
         result._tag === "Success"
-          ? manager.reconcile((options.toServers ?? ((c) => toManagerOptions(c).servers))(result.success))
+          ? manager.reconcile((options.servers ?? ((config) => toManagerOptions(config).servers))(result.success))
           : Effect.logWarning(
             `mcp-fleet: the edit of ${path} was not applied (the servers keep running as they were): ${result.failure.message}`
           )

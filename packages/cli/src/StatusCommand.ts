@@ -12,7 +12,7 @@
  *
  * @since 0.1.0
  */
-import type { ConfigError } from "@mcp-fleet/config"
+import type { ConfigError, McpConfig } from "@mcp-fleet/config"
 import type { Duration, FileSystem, Path, Terminal } from "effect"
 import { Console, Effect } from "effect"
 import { Command, Flag } from "effect/cli"
@@ -92,12 +92,12 @@ export const command: Command.Command<
       // is followed: a valid edit is applied to the running fleet, an invalid one is reported.
       const diagnostics = Diagnostics.make({ verbose })
       const options = { ...OneShot.managerOptions(file, diagnostics), reconnect: undefined }
-      // Edits are mapped as the file was, so that an unchanged server compares equal and is left alone.
-      const toServers = (edited: typeof file) => OneShot.managerOptions(edited, diagnostics).servers
+      // An edited file's servers are built the same way, so that an unchanged entry is left running.
+      const servers = (edited: McpConfig.McpConfig) => OneShot.managerOptions(edited, diagnostics).servers
       return yield* FleetConfig.withManager(
         options,
         (manager) =>
-          Effect.all([Watch.run(manager), FleetConfig.follow(config, manager, { toServers })], {
+          Effect.all([Watch.run(manager), FleetConfig.follow(config, manager, { servers })], {
             concurrency: "unbounded",
             discard: true
           })
