@@ -39,7 +39,7 @@ export const RECONNECT: ManagerOptions.ReconnectPolicy = {
  * @category models
  */
 export interface Session {
-  readonly manager: McpManager.Service
+  readonly manager: McpManager.McpManager["Service"]
   readonly config: McpConfig.McpConfig
   readonly diagnostics: Diagnostics.Diagnostics
   /** Why `h` is not ready (see `Advice.explain`). */
