@@ -76,7 +76,8 @@ export const progressLine = (
   const waiting = healths.flatMap((h) => {
     if (h.state === "starting") return [`${h.name} starting ${seconds(now - h.since)}`]
     if (h.state === "offline" && !h.gaveUp) {
-      return [`${h.name} reconnecting${h.attempt > 0 ? ` ${h.attempt}/${h.maxAttempts}` : ""}`]
+      const of = h.maxAttempts === undefined ? "" : `/${h.maxAttempts}`
+      return [`${h.name} reconnecting${h.attempt > 0 ? ` ${h.attempt}${of}` : ""}`]
     }
     return []
   })
