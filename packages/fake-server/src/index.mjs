@@ -1,0 +1,14 @@
+// @mcp-fleet/fake-server: a real MCP server over stdio for tests and demos, in plain JavaScript with
+// no dependencies. This module tells a program where the server is and which tokens it understands;
+// the server itself is `server.mjs`, run as a child process (`node <serverPath> slow delay=50`).
+import { fileURLToPath } from "node:url"
+
+/**
+ * The absolute path of `server.mjs`, the file to run with `node`.
+ *
+ * @since 0.1.0
+ * @type {string}
+ */
+export const serverPath = fileURLToPath(new URL("./server.mjs", import.meta.url))
+
+export { modeEnvVar, modes, numberOptions, stringOptions } from "./vocabulary.mjs"
