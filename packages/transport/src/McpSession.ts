@@ -102,6 +102,8 @@ export interface Config {
   readonly notificationReplay: number
   /** Secret values (credentials) removed from whatever server text goes into errors and logs. */
   readonly secrets: ReadonlyArray<string>
+  /** The server's URL, redacted, for remote servers. */
+  readonly url?: string | undefined
 }
 
 /**
@@ -122,7 +124,10 @@ export interface SessionStats extends Stats {
  */
 export interface McpSession {
   readonly name: string
+  /** The transport in use (after auto-detection: the one detected). */
   readonly transport: Transport.Kind
+  /** The server's URL with its credentials redacted; `undefined` for stdio. */
+  readonly url: string | undefined
   /** Not closed and not ended. */
   readonly isAlive: () => boolean
   readonly isReady: () => boolean
@@ -212,7 +217,6 @@ export const make = <R>(
       timeoutMs: config.initializeTimeoutMs
     }, (session) => {
       transport?.established(session.protocolVersion)
-      pending.counts["notifications/initialized"] ??= 0
       transport?.send({
         _tag: "Notification",
         method: "notifications/initialized",
@@ -367,9 +371,13 @@ export const make = <R>(
     const current = (): ServerSession | undefined =>
       state._tag === "Ready" || state._tag === "Renewing" ? state.session : undefined
 
+    const live = transport
     return {
       name: server,
-      transport: transport.kind,
+      get transport() {
+        return live.kind
+      },
+      url: config.url,
       isAlive: () => state._tag !== "Closed",
       isReady: () => state._tag === "Ready",
       readiness: () => state,

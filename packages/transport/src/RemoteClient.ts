@@ -66,15 +66,12 @@ export interface RemoteOptions {
 }
 
 /**
- * A client of one remote server: the session's interface, plus the transport in use and the URL (redacted).
+ * A client of one remote server: the session's interface (its `url` is the URL with credentials redacted).
  *
  * @since 0.2.0
  * @category models
  */
-export interface RemoteClient extends McpSession.McpSession {
-  /** The URL, with any credentials in it replaced by `***`. */
-  readonly url: string
-}
+export type RemoteClient = McpSession.McpSession
 
 const positive = (n: number | undefined, fallback: number): number =>
   n !== undefined && Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback
@@ -153,7 +150,7 @@ export const make = (
             detail: `${refused.detail}; the legacy HTTP+SSE fallback failed too: ${error.message}`
           })
       }, receiver)
-    const session = yield* McpSession.make({
+    return yield* McpSession.make({
       server,
       requestTimeoutMs,
       initializeTimeoutMs: requestTimeoutMs,
@@ -165,7 +162,8 @@ export const make = (
       notificationReplay: options.notificationReplay !== undefined && options.notificationReplay >= 0
         ? Math.floor(options.notificationReplay)
         : 32,
-      secrets
+      secrets,
+      url: Url.redact(url)
     }, (receiver) =>
       mode === "sse" ? legacy(receiver) : StreamableHttp.make({
         server,
@@ -177,5 +175,4 @@ export const make = (
         maxResumeAttempts: 5,
         legacy: mode === "auto" ? legacy : undefined
       }, receiver))
-    return { ...session, url: Url.redact(url) }
   })

@@ -347,7 +347,9 @@ export const make = (
     yield* Effect.addFinalizer(() => close)
 
     return {
-      kind: "http",
+      get kind() {
+        return legacy !== undefined ? "sse" : "http"
+      },
       send,
       abandon: (id) => {
         if (legacy !== undefined) return legacy.abandon(id)

@@ -370,6 +370,7 @@ describe("Streamable HTTP", () => {
       const client = yield* RemoteClient.make({ url: peer.url })
       const session = yield* client.awaitReady
       assert.strictEqual(session.protocolVersion, "2024-11-05")
+      assert.strictEqual(client.transport, "sse")
       assert.strictEqual(client.stats().requests["initialize"], 1)
       const { tools } = yield* client.listTools()
       assert.deepStrictEqual(tools.map((t) => t.name), ["legacy-tool"])
