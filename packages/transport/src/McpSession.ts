@@ -24,9 +24,9 @@ import * as Queue from "effect/Queue"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { SessionExpired } from "./HttpError.ts"
+import * as CursorLoop from "./internal/CursorLoop.ts"
 import * as Dispatch from "./internal/Dispatch.ts"
 import * as Handshake from "./internal/Handshake.ts"
-import * as Pagination from "./internal/Pagination.ts"
 import * as PendingTable from "./internal/PendingTable.ts"
 import * as Scrub from "./internal/Scrub.ts"
 import { decodeCallResult, decodeTool } from "./internal/WireDecoders.ts"
@@ -350,7 +350,7 @@ export const make = <R>(
         () => new NotReady({ server, operation: "listTools" }),
         options,
         (session) =>
-          Pagination.collect({
+          CursorLoop.collect({
             server,
             method: "tools/list",
             key: "tools",
