@@ -68,7 +68,7 @@ describe("legacy HTTP+SSE", () => {
       const result = yield* client.callTool("a", {})
       assert.deepStrictEqual(result.content, [{ type: "text", text: "after ping" }])
       const pong = yield* peer.waitFor((r) => r.path.startsWith("/message") && r.message?.id === 77)
-      assert.deepStrictEqual(pong.message, { jsonrpc: "2.0", id: 77, result: {} })
+      assert.deepStrictEqual(JSON.parse(pong.body), { jsonrpc: "2.0", id: 77, result: {} })
       assert.strictEqual(peer.requests.filter((r) => r.method === "GET").length, 1)
     })))
 
