@@ -132,6 +132,11 @@ export interface McpSession {
   readonly isAlive: () => boolean
   readonly isReady: () => boolean
   readonly readiness: () => Readiness
+  /**
+   * The latest readiness, then every change. A session loss shows as `Renewing` then `Ready`: a reconnection, not a
+   * crash.
+   */
+  readonly readinessChanges: Stream.Stream<Readiness>
   readonly awaitReady: Effect.Effect<ServerSession, InitializeError>
   readonly session: () => Option.Option<ServerSession>
   readonly listTools: (options?: CallOptions) => Effect.Effect<ToolList, ListToolsError>
@@ -170,12 +175,14 @@ export const make = <R>(
       capacity: config.notificationBuffer,
       replay: Math.min(config.notificationReplay, config.notificationBuffer)
     })
+    const changes = yield* PubSub.sliding<Readiness>({ capacity: 16, replay: 1 })
     const logs = yield* Queue.sliding<readonly [level: "warning" | "debug", text: string]>(64)
     const scrub = Scrub.scrubber(config.secrets)
     const counters = Dispatch.counters()
     let oversize = 0
     let sessionsLost = 0
     let state: Readiness = { _tag: "Starting", done: Deferred.makeUnsafe() }
+    PubSub.publishUnsafe(changes, state)
     let transport: Transport.Transport | undefined
     let closing: Deferred.Deferred<void> | undefined
     const terminated = Deferred.makeUnsafe<void>()
@@ -203,6 +210,7 @@ export const make = <R>(
     const transitionTo = (next: Readiness) => {
       const previous = state
       state = next
+      PubSub.publishUnsafe(changes, next)
       if (previous._tag !== "Starting" && previous._tag !== "Renewing") return
       if (next._tag === "Ready") Deferred.doneUnsafe(previous.done, Exit.succeed(next.session))
       else if (next._tag === "Failed" || next._tag === "Closed") {
@@ -231,10 +239,9 @@ export const make = <R>(
         onFailure: (error) =>
           Effect.suspend(() => {
             if (state._tag === "Closed") return Effect.void
+            // A failed handshake (first or renewed) is terminal: the session ends, with `Failed` kept as why.
             transitionTo({ _tag: "Failed", error })
-            return error._tag === "UnsupportedProtocolVersion"
-              ? Effect.forkIn(shutdown("the server's protocol version is not supported"), parent)
-              : Effect.void
+            return Effect.asVoid(Effect.forkIn(shutdown(`its initialize failed (${error._tag})`), parent))
           })
       })
     )
@@ -267,7 +274,7 @@ export const make = <R>(
         const error = new ClientClosed({ server, reason })
         // Signal: no new request, nothing left waiting, readiness settled. Then close the scope.
         pending.refuse(error)
-        if (state._tag !== "Closed") transitionTo({ _tag: "Closed", error })
+        if (state._tag !== "Closed" && state._tag !== "Failed") transitionTo({ _tag: "Closed", error })
         pending.failAll(() => error)
         return Effect.gen(function*() {
           if (transport !== undefined) yield* transport.close
@@ -378,9 +385,10 @@ export const make = <R>(
         return live.kind
       },
       url: config.url,
-      isAlive: () => state._tag !== "Closed",
+      isAlive: () => closing === undefined,
       isReady: () => state._tag === "Ready",
       readiness: () => state,
+      readinessChanges: Stream.fromPubSub(changes),
       awaitReady: Effect.suspend(() => {
         switch (state._tag) {
           case "Ready":

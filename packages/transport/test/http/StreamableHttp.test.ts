@@ -108,6 +108,7 @@ describe("Streamable HTTP", () => {
       const peer = yield* serve(handler)
       const client = yield* RemoteClient.make({ url: peer.url, transport: "http" })
       yield* client.awaitReady
+      const changes = yield* client.readinessChanges.pipe(Stream.take(3), Stream.runCollect, Effect.forkScoped)
       forget = true
       const lost = failureOf(yield* Effect.exit(client.callTool("echo", { text: "a" })))
       assert.strictEqual(lost._tag, "SessionExpired")
@@ -118,6 +119,8 @@ describe("Streamable HTTP", () => {
       assert.isUndefined(peer.calls("initialize")[1]!.headers["mcp-session-id"])
       assert.strictEqual(peer.calls("tools/call").at(-1)!.headers["mcp-session-id"], "s2")
       assert.strictEqual(client.stats().sessionsLost, 1)
+      assert.deepStrictEqual((yield* Fiber.join(changes)).map((r) => r._tag), ["Ready", "Renewing", "Ready"])
+      assert.isTrue(client.isAlive())
     })))
 
   it.live("404 for a known session is a session loss too", () =>
@@ -302,6 +305,9 @@ describe("Streamable HTTP", () => {
       const client = yield* RemoteClient.make({ url: peer.url, transport: "http" })
       const error = failureOf(yield* Effect.exit(client.awaitReady))
       assert.strictEqual(error._tag, "ConnectionFailed")
+      yield* client.awaitTerminated
+      assert.isFalse(client.isAlive())
+      assert.strictEqual(failureOf(yield* Effect.exit(client.awaitReady))._tag, "ConnectionFailed")
     })))
 
   it.live("an event that is not JSON is skipped and the stream goes on", () =>
