@@ -28,14 +28,15 @@ import * as CursorLoop from "./internal/CursorLoop.ts"
 import * as Dispatch from "./internal/Dispatch.ts"
 import * as Handshake from "./internal/Handshake.ts"
 import * as PendingTable from "./internal/PendingTable.ts"
+import { schemaDetail } from "./internal/SchemaDetail.ts"
 import * as Scrub from "./internal/Scrub.ts"
-import { decodeCallResult, decodeTool } from "./internal/WireDecoders.ts"
-import type { CallOptions, Stats, ToolList } from "./McpClient.ts"
+import * as ToolList from "./internal/ToolList.ts"
+import { decodeCallResult } from "./internal/WireDecoders.ts"
+import type { CallOptions, Stats, ToolList as ListedTools } from "./McpClient.ts"
 import * as Options from "./McpClientOptions.ts"
 import type { PageCapExceeded, RepeatedCursor, UnsupportedProtocolVersion } from "./McpError.ts"
 import { ClientClosed, ErrIndexBuilding, NotReady, ProtocolError, RequestTimeout } from "./McpError.ts"
 import type { CallToolResult, ServerNotification, ServerSession } from "./Protocol.ts"
-import type { DiscoveredTool } from "./Tool.ts"
 import type * as Transport from "./transport/Transport.ts"
 
 /**
@@ -139,7 +140,7 @@ export interface McpSession {
   readonly readinessChanges: Stream.Stream<Readiness>
   readonly awaitReady: Effect.Effect<ServerSession, InitializeError>
   readonly session: () => Option.Option<ServerSession>
-  readonly listTools: (options?: CallOptions) => Effect.Effect<ToolList, ListToolsError>
+  readonly listTools: (options?: CallOptions) => Effect.Effect<ListedTools, ListToolsError>
   readonly callTool: (
     name: string,
     args?: Readonly<Record<string, unknown>>,
@@ -218,7 +219,7 @@ export const make = <R>(
       }
     }
 
-    const handshake = Handshake.run(pending, {
+    const handshake = Handshake.run(pending.request, {
       server,
       clientInfo: config.clientInfo,
       capabilities: config.capabilities,
@@ -341,7 +342,7 @@ export const make = <R>(
       return Exit.isSuccess(decoded)
         ? Effect.succeed(decoded.value)
         : Effect.fail(
-          new ProtocolError({ server, method: "tools/call", detail: Handshake.schemaDetail(decoded.cause) })
+          new ProtocolError({ server, method: "tools/call", detail: schemaDetail(decoded.cause) })
         )
     }
 
@@ -352,27 +353,28 @@ export const make = <R>(
         () => Effect.flatMap(request("tools/call", { name, arguments: args ?? {} }, options), toCallResult)
       )
 
-    const listTools = (options?: CallOptions): Effect.Effect<ToolList, ListToolsError> =>
+    const listTools = (options?: CallOptions): Effect.Effect<ListedTools, ListToolsError> =>
       whenReady(
         () => new NotReady({ server, operation: "listTools" }),
         options,
         (session) =>
-          CursorLoop.collect({
-            server,
-            method: "tools/list",
-            key: "tools",
-            maxPages: config.maxPages,
-            fetch: (params) => request("tools/list", params, options)
-          }).pipe(Effect.map(({ items, pages }): ToolList => {
-            const tools: Array<DiscoveredTool> = []
-            const skipped: Array<{ index: number; name: string | undefined; reason: string }> = []
-            items.forEach((item, index) => {
-              const tool = decodeTool(item)
-              if (Exit.isSuccess(tool)) tools.push(tool.value)
-              else skipped.push({ index, name: nameOf(item), reason: Handshake.schemaDetail(tool.cause) })
-            })
-            return { tools, instructions: session.instructions, skipped, pages }
-          }))
+          Effect.suspend(() => {
+            const collected = ToolList.collector()
+            return CursorLoop.collect({
+              server,
+              method: "tools/list",
+              maxPages: config.maxPages,
+              protocolVersion: session.protocolVersion,
+              fetch: (params) => request("tools/list", params, options),
+              page: ToolList.page(server),
+              onItems: collected.add
+            }).pipe(Effect.map((pages): ListedTools => ({
+              tools: collected.tools,
+              instructions: session.instructions,
+              skipped: collected.skipped,
+              pages
+            })))
+          })
       ).pipe(Effect.withSpan("McpSession.listTools"))
 
     const current = (): ServerSession | undefined =>
@@ -420,6 +422,3 @@ export const make = <R>(
       })
     } satisfies McpSession
   })
-
-const nameOf = (item: unknown): string | undefined =>
-  typeof item === "object" && item !== null && "name" in item && typeof item.name === "string" ? item.name : undefined
