@@ -186,13 +186,15 @@ export const make = <R>(
     PubSub.publishUnsafe(changes, state)
     let transport: Transport.Transport | undefined
     let closing: Deferred.Deferred<void> | undefined
+    let refused: ClientClosed | undefined
     const terminated = Deferred.makeUnsafe<void>()
 
     const pending = PendingTable.make({
       server,
       maxInFlight: config.maxInFlight,
       clock,
-      outlet: { send: (frame) => transport?.send(frame), abandon: (id) => transport?.abandon(id) }
+      outlet: { send: (frame) => transport?.send(frame), abandon: (id) => transport?.abandon(id) },
+      refusal: () => refused
     })
 
     const diagnose = (text: string) => Queue.offerUnsafe(logs, ["warning", scrub(text)])
@@ -274,7 +276,7 @@ export const make = <R>(
         closing = done
         const error = new ClientClosed({ server, reason })
         // Signal: no new request, nothing left waiting, readiness settled. Then close the scope.
-        pending.refuse(error)
+        refused = error
         if (state._tag !== "Closed" && state._tag !== "Failed") transitionTo({ _tag: "Closed", error })
         pending.failAll(() => error)
         return Effect.gen(function*() {
