@@ -193,7 +193,11 @@ export const make = <R>(
       server,
       maxInFlight: config.maxInFlight,
       clock,
-      outlet: { send: (frame) => transport?.send(frame), abandon: (id) => transport?.abandon(id) },
+      outlet: {
+        request: (id, method, text) => transport?.send({ _tag: "Request", id, method, text }),
+        send: (frame) => transport?.send(frame),
+        abandon: (id) => transport?.abandon(id)
+      },
       refusal: () => refused
     })
 

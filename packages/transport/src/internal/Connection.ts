@@ -120,7 +120,7 @@ export const make = (
       maxInFlight: config.maxInFlight,
       clock,
       // stdio has nothing to abort: a request is only a line already written.
-      outlet: { send: (frame) => write(frame.text), abandon: () => {} },
+      outlet: { request: (_id, _method, text) => write(text), send: (frame) => write(frame.text), abandon: () => {} },
       refusal: () => deadError()
     })
     const stats: Stats = {

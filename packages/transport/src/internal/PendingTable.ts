@@ -42,6 +42,8 @@ export interface Entry {
 
 /** Where the table sends frames, and what it asks of the transport. */
 export interface Outlet {
+  /** Sends a request frame (apart from `send`, so that stdio's hot path builds no `Frame` object per call). */
+  readonly request: (id: number, method: string, text: string) => void
   readonly send: (frame: Frame) => void
   readonly abandon: (id: number) => void
 }
@@ -140,7 +142,7 @@ export const make = (config: {
       }
       pending.set(id, entry)
       if (deadline !== Infinity) schedule(deadline)
-      outlet.send({ _tag: "Request", id, method, text })
+      outlet.request(id, method, text)
       // Runs only if the caller is interrupted while waiting.
       return Effect.sync(() => {
         if (pending.get(id) === entry) {
