@@ -89,3 +89,14 @@ export const json: Flag.Flag<boolean> = Flag.Boolean("json").pipe(
   Flag.withDescription("Print JSON on stdout instead of text."),
   Flag.withDefault(false)
 )
+
+/**
+ * `--verbose`: every server's stderr, live, each line prefixed `[server]`, on stderr.
+ *
+ * @since 0.1.0
+ * @category flags
+ */
+export const verbose: Flag.Flag<boolean> = Flag.Boolean("verbose").pipe(
+  Flag.withDescription("Show every server's stderr as it is written, each line prefixed [server], on stderr."),
+  Flag.withDefault(false)
+)

@@ -37,7 +37,12 @@ const USAGE_TAGS: ReadonlySet<string> = new Set([
   "UnsupportedTransport",
   "MissingEnvVar",
   "MalformedPlaceholder",
+  "PromptInputPlaceholder",
+  "EnvFileUnreadable",
   // the CLI's own
+  "RemoteServerNotRunnable",
+  "UnknownTool",
+  "UnknownQualifiedName",
   "InvalidArguments",
   "ServerNotConfigured",
   // @mcp-fleet/manager

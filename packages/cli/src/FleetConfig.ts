@@ -6,17 +6,32 @@
  * @since 0.1.0
  */
 import type { ConfigError } from "@mcp-fleet/config"
-import { McpConfig } from "@mcp-fleet/config"
+import { ConfigWatch, McpConfig } from "@mcp-fleet/config"
 import type { ManagerOptions } from "@mcp-fleet/manager"
 import { McpManager } from "@mcp-fleet/manager"
-import { Effect } from "effect"
-import type { FileSystem } from "effect"
+import { Console, Effect, Stream } from "effect"
+import type { Duration, FileSystem, Path } from "effect"
 import type { ChildProcessSpawner } from "effect/process"
+import { resolve } from "node:path"
 import { CliEnvironment } from "./CliEnvironment.ts"
-import { ServerNotConfigured } from "./CliError.ts"
+import { RemoteServerNotRunnable, ServerNotConfigured } from "./CliError.ts"
 
 /**
- * Reads and decodes the config file, expanding `${VAR}` against the CLI's environment.
+ * The warning line for a remote (`url`) entry: the CLI does not run remote servers yet, and skips them.
+ *
+ * @since 0.1.0
+ * @category loading
+ */
+export const remoteSkipped = (entry: McpConfig.RemoteEntry): string =>
+  `skipping server ${
+    JSON.stringify(entry.name)
+  }: it is a remote (${entry.transport}) server, and mcp-fleet runs only stdio servers for now`
+
+/**
+ * Reads and decodes the config file (a relative path is resolved against the working directory), expanding
+ * `${VAR}` against the CLI's environment and `${userHome}` to the home directory, and writes one
+ * `mcp-fleet: <file>: …` line on stderr per warning: each ignored key (once, with a did-you-mean), each entry of
+ * an unknown type, each remote entry (skipped: the rest of the file still runs).
  *
  * @since 0.1.0
  * @category loading
@@ -24,7 +39,13 @@ import { ServerNotConfigured } from "./CliError.ts"
 export const load = (
   path: string
 ): Effect.Effect<McpConfig.McpConfig, ConfigError.ConfigError, FileSystem.FileSystem | CliEnvironment> =>
-  Effect.flatMap(CliEnvironment, ({ env }) => McpConfig.load(path, { env }))
+  Effect.gen(function*() {
+    const { cwd, env, userHome } = yield* CliEnvironment
+    const config = yield* McpConfig.load(cwd === undefined ? path : resolve(cwd, path), { env, userHome })
+    const lines = [...config.warnings.map((w) => w.message), ...config.remote.map(remoteSkipped)]
+    for (const line of lines) yield* Console.error(`mcp-fleet: ${config.path}: ${line}`)
+    return config
+  })
 
 /**
  * One config entry as the manager's server options. `env` stays `Redacted`; `requestTimeoutMs` is passed as
@@ -56,7 +77,7 @@ export const toManagerOptions = (config: McpConfig.McpConfig): ManagerOptions.Ma
 
 /**
  * The config reduced to one server, so that commands about one server start only that one. Fails when the
- * file has no such server.
+ * file has no such server, or when it is a remote server (not run yet).
  *
  * @since 0.1.0
  * @category mapping
@@ -64,13 +85,15 @@ export const toManagerOptions = (config: McpConfig.McpConfig): ManagerOptions.Ma
 export const only = (
   config: McpConfig.McpConfig,
   server: string
-): Effect.Effect<McpConfig.McpConfig, ServerNotConfigured> => {
+): Effect.Effect<McpConfig.McpConfig, ServerNotConfigured | RemoteServerNotRunnable> => {
   const entry = config.servers.find((s) => s.name === server)
-  return entry === undefined
-    ? Effect.fail(
+  if (entry !== undefined) return Effect.succeed({ ...config, servers: [entry], remote: [] })
+  const remote = config.remote.find((s) => s.name === server)
+  return remote !== undefined
+    ? Effect.fail(new RemoteServerNotRunnable({ server, transport: remote.transport }))
+    : Effect.fail(
       new ServerNotConfigured({ server, configPath: config.path, known: config.servers.map((s) => s.name) })
     )
-    : Effect.succeed({ path: config.path, servers: [entry] })
 }
 
 /**
@@ -88,3 +111,29 @@ export const withManager = <A, E, R>(
     Effect.flatMap(use),
     Effect.provide(McpManager.layer(options))
   )
+
+/**
+ * Keeps `manager`'s fleet in step with the config file until interrupted: each settled edit is re-read and,
+ * when valid, applied with `reconcile` (new servers added, deleted ones removed, changed ones updated, identical
+ * ones left alone). An invalid or half-written edit is logged once and the running fleet is left as it was. If
+ * the file cannot be watched, that is logged and the fleet simply stays as loaded.
+ *
+ * @since 0.2.0
+ * @category running
+ */
+export const follow = (
+  path: string,
+  manager: McpManager.McpManager["Service"],
+  options: { readonly debounce?: Duration.Input | undefined; readonly onReady?: (() => void) | undefined } = {}
+): Effect.Effect<void, never, FileSystem.FileSystem | Path.Path | CliEnvironment> =>
+  Effect.flatMap(CliEnvironment, ({ env }) =>
+    ConfigWatch.watch(path, { env, ...options }).pipe(
+      Stream.runForEach((result) =>
+        result._tag === "Success"
+          ? manager.reconcile(toManagerOptions(result.success).servers)
+          : Effect.logWarning(
+            `mcp-fleet: the edit of ${path} was not applied (the servers keep running as they were): ${result.failure.message}`
+          )
+      ),
+      Effect.catch((error) => Effect.logWarning(`mcp-fleet: ${path} cannot be watched for edits: ${error.message}`))
+    ))

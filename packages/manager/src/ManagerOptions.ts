@@ -8,8 +8,8 @@
  * @since 0.1.0
  */
 import type { McpClientOptions, Tool } from "@mcp-fleet/transport"
-import type { Effect, Redacted } from "effect"
-import { Duration } from "effect"
+import type { Redacted } from "effect"
+import { Duration, Effect, Schedule } from "effect"
 import type { ServerHealth } from "./ServerHealth.ts"
 import type { ServerState } from "./ServerState.ts"
 
@@ -42,9 +42,9 @@ export interface ServerConfig {
 }
 
 /**
- * Exponential backoff with a cap and a number of attempts. The delay before attempt `n` (1-based) is
- * `min(maxDelay, initialDelay * factor^(n-1))`. After `maxAttempts` failed attempts the server stays
- * offline until `restart`. Time comes from Effect's `Clock`, so tests drive it with `TestClock`.
+ * Exponential backoff with a cap and a number of attempts, as a record: shorthand for `backoff(policy)`.
+ * The delay before attempt `n` (1-based) is `min(maxDelay, initialDelay * factor^(n-1))`. After `maxAttempts`
+ * failed attempts the server stays offline until `restart`. Defaults: 1 s, ×2, 30 s cap, 5 attempts.
  *
  * @since 0.1.0
  * @category options
@@ -65,12 +65,15 @@ export interface ReconnectPolicy {
 export interface StateChange {
   readonly server: string
   readonly from: ServerState
-  readonly to: ServerState
+  /** `"removed"` when the server left the fleet (`health` is then its last snapshot). */
+  readonly to: ServerState | "removed"
   readonly health: ServerHealth
 }
 
 /**
- * A real change of a server's tool set (an identical re-list is not one).
+ * A real change of the tools a server offers: a listing that differs from its previous listing, or `[]` when
+ * the server is removed. Going offline is not one, nor is coming back with identical tools (watch `changes` for
+ * availability); an identical re-list is not one either.
  *
  * @since 0.1.0
  * @category models
@@ -90,71 +93,57 @@ export interface ManagerOptions {
   readonly readyTimeout?: Duration.Input | undefined
   /** Bound of one tools/list discovery; on expiry a live server is `degraded`, not restarted. Default 60 seconds. */
   readonly startupTimeout?: Duration.Input | undefined
-  /** Reconnection backoff. Defaults: 1 s initial, ×2, 30 s cap, 5 attempts. */
-  readonly reconnect?: ReconnectPolicy | undefined
+  /**
+   * The reconnection policy: a `Schedule` stepped once per failed start (its input is the failure's text), its
+   * delay is the wait before the next attempt, and when it ends the server gives up. A `ReconnectPolicy`
+   * record is shorthand for `backoff(record)`. Default `defaultReconnect`: 1 s, ×2, capped at 30 s, 5 attempts.
+   * Independently, a failure that repeats identically on two starts in a row gives up at once (crash loop).
+   */
+  readonly reconnect?: Schedule.Schedule<unknown, string> | ReconnectPolicy | undefined
   /** Server lines shown by `statusLines()`; ≤ 0 means unlimited. Default 0. */
   readonly maxStatusLines?: number | undefined
+  /** Capacity of the listener queue and of each `changes` subscriber; when full, the oldest are dropped. Default 1024. */
+  readonly eventCapacity?: number | undefined
   /** Called after every state transition, outside the state update, in order. */
   readonly onStateChange?: ((change: StateChange) => Effect.Effect<void>) | undefined
   /** Called when a server's tool set really changed, outside the state update, in order. */
   readonly onToolsChanged?: ((change: ToolsChange) => Effect.Effect<void>) | undefined
 }
 
-/**
- * The options with the manager's defaults applied (transport options are left alone).
- *
- * @since 0.1.0
- * @category options
- */
-export interface ResolvedOptions {
-  readonly servers: ReadonlyArray<readonly [string, ServerConfig]>
-  readonly readyTimeoutMs: number
-  readonly startupTimeoutMs: number
-  readonly reconnect: {
-    readonly initialDelayMs: number
-    readonly maxDelayMs: number
-    readonly factor: number
-    readonly maxAttempts: number
-  }
-  readonly maxStatusLines: number
-  readonly onStateChange: ((change: StateChange) => Effect.Effect<void>) | undefined
-  readonly onToolsChanged: ((change: ToolsChange) => Effect.Effect<void>) | undefined
-}
-
-const millis = (input: Duration.Input | undefined, fallback: number): number => {
+const positiveMillis = (input: Duration.Input | undefined, fallback: number): number => {
   if (input === undefined) return fallback
   const ms = Duration.toMillis(Duration.fromInputUnsafe(input))
   return ms > 0 ? ms : fallback
 }
 
 /**
- * Applies the manager's defaults.
+ * The reconnection `Schedule` of a backoff record: exponential from `initialDelay` by `factor`, each delay capped
+ * at `maxDelay`, at most `maxAttempts` attempts. Invalid values fall back to the defaults.
  *
- * @since 0.1.0
+ * @example
+ * ```ts
+ * import { ManagerOptions } from "@mcp-fleet/manager"
+ * const quick = ManagerOptions.backoff({ initialDelay: "200 millis", maxAttempts: 3 })
+ * ```
+ *
+ * @since 0.2.0
  * @category options
  */
-export const resolve = (options: ManagerOptions): ResolvedOptions => ({
-  servers: Object.entries(options.servers),
-  readyTimeoutMs: millis(options.readyTimeout, 15 * 60_000),
-  startupTimeoutMs: millis(options.startupTimeout, 60_000),
-  reconnect: {
-    initialDelayMs: millis(options.reconnect?.initialDelay, 1_000),
-    maxDelayMs: millis(options.reconnect?.maxDelay, 30_000),
-    factor: options.reconnect?.factor !== undefined && options.reconnect.factor >= 1 ? options.reconnect.factor : 2,
-    maxAttempts: options.reconnect?.maxAttempts !== undefined && options.reconnect.maxAttempts >= 0
-      ? Math.floor(options.reconnect.maxAttempts)
-      : 5
-  },
-  maxStatusLines: options.maxStatusLines ?? 0,
-  onStateChange: options.onStateChange,
-  onToolsChanged: options.onToolsChanged
-})
+export const backoff = (policy: ReconnectPolicy = {}): Schedule.Schedule<Duration.Duration, unknown> => {
+  const initial = positiveMillis(policy.initialDelay, 1_000)
+  const cap = positiveMillis(policy.maxDelay, 30_000)
+  const factor = policy.factor !== undefined && policy.factor >= 1 ? policy.factor : 2
+  const times = policy.maxAttempts !== undefined && policy.maxAttempts >= 0 ? Math.floor(policy.maxAttempts) : 5
+  return Schedule.exponential(initial, factor).pipe(
+    Schedule.modifyDelay(({ duration }) => Effect.succeed(Math.min(Duration.toMillis(duration), cap))),
+    Schedule.upTo({ times })
+  )
+}
 
 /**
- * The delay before reconnection attempt `attempt` (1-based).
+ * The default reconnection policy: `backoff({})` (1 s, ×2, capped at 30 s, 5 attempts, no jitter).
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category options
  */
-export const backoffDelay = (policy: ResolvedOptions["reconnect"], attempt: number): number =>
-  Math.min(policy.maxDelayMs, policy.initialDelayMs * Math.pow(policy.factor, Math.max(0, attempt - 1)))
+export const defaultReconnect: Schedule.Schedule<Duration.Duration, unknown> = backoff()

@@ -29,7 +29,8 @@ const build = (options: ManagerOptions.ManagerOptions) =>
     return Context.get(context, McpManager.McpManager)
   })
 
-const stateOf = (manager: McpManager.Service, name: string) => manager.health().find((h) => h.name === name)!
+const stateOf = (manager: McpManager.McpManager["Service"], name: string) =>
+  manager.health().find((h) => h.name === name)!
 
 describe("McpManager (real fake servers)", () => {
   it.live("StartDoesNotBlockOnDiscovery: the layer returns with every client registered; discovery follows", () =>

@@ -114,6 +114,18 @@ export interface Stats {
   readonly requests: Readonly<Record<string, number>>
   readonly pending: number
   readonly stderrBytes: number
+  /**
+   * Which of the client's own fibers have finished. All of them are once `forceClose` or the scope's close has
+   * returned: shutdown joins every one (a check for tests and leak hunts).
+   */
+  readonly fibersDone: {
+    readonly reader: boolean
+    readonly writer: boolean
+    readonly stderr: boolean
+    readonly exit: boolean
+    readonly initialize: boolean
+    readonly deadlines: boolean
+  }
 }
 
 /**
@@ -243,10 +255,13 @@ export const stdio = (
     })
 
     const annotate = Effect.annotateLogs({ mcpServer: server, pid: handle.pid })
-    const stderrFiber = yield* Stream.runForEachArray(handle.stderr, (chunks) =>
-      Effect.sync(() => {
-        for (const chunk of chunks) stderr.push(chunk)
-      })).pipe(Effect.ignore, annotate, Effect.forkScoped)
+    const onStderrLine = opts.onStderrLine
+    const stderrFiber = yield* Stream.runForEachArray(handle.stderr, (chunks) => {
+      const lines = chunks.flatMap((chunk) => stderr.push(chunk))
+      return onStderrLine === undefined || lines.length === 0
+        ? Effect.void
+        : Effect.forEach(lines, onStderrLine, { discard: true })
+    }).pipe(Effect.ignore, annotate, Effect.forkScoped)
     const writerFiber = yield* conn.runWriter.pipe(annotate, Effect.forkScoped)
     const readerFiber = yield* conn.runReader.pipe(annotate, Effect.forkScoped)
     const deadlineFiber = yield* conn.runDeadlines.pipe(Effect.forkScoped)
@@ -421,7 +436,15 @@ export const stdio = (
         ...conn.stats,
         requests: { ...conn.stats.requests },
         pending: conn.pendingCount(),
-        stderrBytes: stderr.bytes
+        stderrBytes: stderr.bytes,
+        fibersDone: {
+          reader: readerFiber.pollUnsafe() !== undefined,
+          writer: writerFiber.pollUnsafe() !== undefined,
+          stderr: stderrFiber.pollUnsafe() !== undefined,
+          exit: exitFiber.pollUnsafe() !== undefined,
+          initialize: initFiber.pollUnsafe() !== undefined,
+          deadlines: deadlineFiber.pollUnsafe() !== undefined
+        }
       })
     }
     return client

@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 import * as Duration from "effect/Duration"
+import type * as Effect from "effect/Effect"
 import type * as Redacted from "effect/Redacted"
 
 /**
@@ -40,6 +41,8 @@ export interface McpClientOptions {
   readonly maxPages?: number | undefined
   /** How many of the last stderr lines are kept for errors and diagnostics. Default 20. */
   readonly stderrLines?: number | undefined
+  /** Called with each complete stderr line as it arrives, in order (only when `stderrLines` > 0). */
+  readonly onStderrLine?: ((line: string) => Effect.Effect<void>) | undefined
   /** Server notifications buffered for slow consumers (oldest dropped first). Default 256. */
   readonly notificationBuffer?: number | undefined
   /**
@@ -73,6 +76,7 @@ export interface ResolvedOptions {
   readonly maxInFlight: number
   readonly maxPages: number
   readonly stderrLines: number
+  readonly onStderrLine: ((line: string) => Effect.Effect<void>) | undefined
   readonly notificationBuffer: number
   readonly notificationReplay: number
   readonly shutdownGraceMs: number
@@ -130,6 +134,7 @@ export const resolve = (options: McpClientOptions): ResolvedOptions => ({
   maxInFlight: positive(options.maxInFlight, 1024),
   maxPages: positive(options.maxPages, 20),
   stderrLines: options.stderrLines !== undefined && options.stderrLines >= 0 ? Math.floor(options.stderrLines) : 20,
+  onStderrLine: options.onStderrLine,
   notificationBuffer: positive(options.notificationBuffer, 256),
   notificationReplay: options.notificationReplay !== undefined && options.notificationReplay >= 0
     ? Math.floor(options.notificationReplay)

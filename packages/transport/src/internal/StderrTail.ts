@@ -20,14 +20,20 @@ export class StderrTail {
     this.maxLineChars = maxLineChars
   }
 
-  push(chunk: Uint8Array): void {
+  /** Adds a chunk; returns the lines it completed (as kept: non-empty, truncated), oldest first. */
+  push(chunk: Uint8Array): ReadonlyArray<string> {
     this.total += chunk.length
-    if (this.maxLines <= 0) return
+    if (this.maxLines <= 0) return []
     const text = this.partial + decoder.decode(chunk, { stream: true })
     const pieces = text.split("\n")
     const last = pieces.pop() ?? ""
-    for (const piece of pieces) this.add(piece)
+    const completed: Array<string> = []
+    for (const piece of pieces) {
+      const line = this.add(piece)
+      if (line !== undefined) completed.push(line)
+    }
     this.partial = last.length > this.maxLineChars ? last.slice(last.length - this.maxLineChars) : last
+    return completed
   }
 
   /** Total bytes seen on stderr. */
@@ -43,10 +49,12 @@ export class StderrTail {
     return out.length > this.maxLines ? out.slice(out.length - this.maxLines) : out
   }
 
-  private add(raw: string): void {
+  private add(raw: string): string | undefined {
     const line = raw.replace(/\r$/, "")
-    if (line.length === 0) return
-    this.lines.push(line.length > this.maxLineChars ? `${line.slice(0, this.maxLineChars)}…` : line)
+    if (line.length === 0) return undefined
+    const kept = line.length > this.maxLineChars ? `${line.slice(0, this.maxLineChars)}…` : line
+    this.lines.push(kept)
     if (this.lines.length > this.maxLines) this.lines.shift()
+    return kept
   }
 }
