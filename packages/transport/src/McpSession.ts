@@ -17,6 +17,7 @@ import * as Clock from "effect/Clock"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import type * as Fiber from "effect/Fiber"
 import * as FiberSet from "effect/FiberSet"
 import * as Option from "effect/Option"
 import * as PubSub from "effect/PubSub"
@@ -187,6 +188,9 @@ export const make = <R>(
     let transport: Transport.Transport | undefined
     let closing: Deferred.Deferred<void> | undefined
     let refused: ClientClosed | undefined
+    let handshakeFiber: Fiber.Fiber<void> | undefined
+    /** The child scope is closed: every fiber of the session and of its transport has been joined. */
+    let scopeClosed = false
     const terminated = Deferred.makeUnsafe<void>()
 
     const pending = PendingTable.make({
@@ -266,7 +270,7 @@ export const make = <R>(
         transitionTo({ _tag: "Renewing", session: state.session, done: Deferred.makeUnsafe() })
         pending.failAll((entry) => new SessionExpired({ server, method: entry.method }))
         diagnose("the server ended the session; initializing a new one")
-        run(handshake)
+        handshakeFiber = run(handshake)
       },
       diagnose
     }
@@ -286,6 +290,7 @@ export const make = <R>(
         return Effect.gen(function*() {
           if (transport !== undefined) yield* transport.close
           yield* Scope.close(scope, Exit.void)
+          scopeClosed = true
           yield* Effect.logDebug(`MCP session closed (${reason})`)
         }).pipe(
           Effect.annotateLogs({ mcpServer: server }),
@@ -296,7 +301,7 @@ export const make = <R>(
         )
       }))
 
-    run(pending.runDeadlines)
+    const deadlineFiber = run(pending.runDeadlines)
     run(
       Queue.take(logs).pipe(
         Effect.flatMap(([level, text]) => level === "warning" ? Effect.logWarning(text) : Effect.logDebug(text)),
@@ -305,7 +310,7 @@ export const make = <R>(
       )
     )
     run(transport.ended.pipe(Effect.flatMap((ended) => Effect.forkIn(shutdown(ended.reason), parent))))
-    run(handshake)
+    handshakeFiber = run(handshake)
     yield* Effect.addFinalizer(() => shutdown("its scope was closed"))
 
     const timeoutOf = (options: CallOptions | undefined) =>
@@ -424,6 +429,15 @@ export const make = <R>(
         requests: { ...pending.counts },
         pending: pending.size(),
         stderrBytes: 0,
+        // The transport's own fibers (exchanges, streams) live in the session's child scope, joined when it closes.
+        fibersDone: {
+          reader: scopeClosed,
+          writer: scopeClosed,
+          stderr: scopeClosed,
+          exit: scopeClosed,
+          initialize: handshakeFiber === undefined || handshakeFiber.pollUnsafe() !== undefined,
+          deadlines: deadlineFiber.pollUnsafe() !== undefined
+        },
         sessionsLost
       })
     } satisfies McpSession

@@ -12,7 +12,7 @@ describe("McpClient over HTTP", () => {
   it.live("make({ url }) returns an McpClient: no pid, no stderr, no exit; calls and close work", () =>
     Effect.gen(function*() {
       const peer = yield* serve(mcpPeer({ reply: "sse" }).handler)
-      yield* Effect.scoped(Effect.gen(function*() {
+      const closed = yield* Effect.scoped(Effect.gen(function*() {
         const client = yield* McpClient.make({ url: `${peer.origin.replace("127.0.0.1", "u:p@127.0.0.1")}/mcp` })
         yield* client.awaitReady
         assert.strictEqual(client.transport, "http")
@@ -26,7 +26,9 @@ describe("McpClient over HTTP", () => {
         yield* client.forceClose
         assert.isFalse(client.isAlive())
         yield* client.awaitTerminated
+        return client
       }))
+      assert.deepStrictEqual(Object.values(closed.stats().fibersDone), [true, true, true, true, true, true])
       assert.strictEqual(peer.requests.filter((r) => r.method === "DELETE").length, 1)
       assert.strictEqual(peer.requests[0]!.headers["authorization"], `Basic ${Buffer.from("u:p").toString("base64")}`)
     }).pipe(Effect.provide(NodeHttpClient.layerUndici)))
