@@ -180,6 +180,11 @@ export interface McpClient {
   /** Completes when the client stops being usable (process exited, session or stream ended, client closed). */
   readonly awaitTerminated: Effect.Effect<void>
   /**
+   * Why the client is not usable, once it is not: its `initialize` failure, else the end of its connection (for a
+   * remote server, often the only account of a death: it has no exit code and no stderr).
+   */
+  readonly lastError: () => string | undefined
+  /**
    * Kills the server at once (SIGKILL to its process group), then joins every fiber of the client. For a remote
    * server: aborts every exchange and stream, ends the session (`DELETE`, bounded) and joins every fiber.
    */
@@ -431,6 +436,7 @@ export const stdio = (
       exitInfo: () => Option.fromUndefinedOr(conn.exitInfo()),
       awaitExit: Deferred.await(conn.exited),
       awaitTerminated: Effect.asVoid(Deferred.await(conn.terminated)),
+      lastError: () => readiness._tag === "Failed" ? readiness.error.message : conn.failure()?.message,
       forceClose: shutdown("force", "forceClose was called"),
       stats: () => ({
         ...conn.stats,
@@ -492,6 +498,10 @@ const fromSession = (session: McpSession.McpSession): McpClient => ({
   exitInfo: () => Option.none(),
   awaitExit: Effect.never,
   awaitTerminated: session.awaitTerminated,
+  lastError: () => {
+    const state = session.readiness()
+    return state._tag === "Failed" || state._tag === "Closed" ? state.error.message : undefined
+  },
   forceClose: session.close,
   stats: session.stats
 })

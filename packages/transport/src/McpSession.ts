@@ -188,6 +188,7 @@ export const make = <R>(
     let transport: Transport.Transport | undefined
     let closing: Deferred.Deferred<void> | undefined
     let refused: ClientClosed | undefined
+    let ending = false
     let handshakeFiber: Fiber.Fiber<void> | undefined
     /** The child scope is closed: every fiber of the session and of its transport has been joined. */
     let scopeClosed = false
@@ -250,7 +251,9 @@ export const make = <R>(
         onFailure: (error) =>
           Effect.suspend(() => {
             if (state._tag === "Closed") return Effect.void
-            // A failed handshake (first or renewed) is terminal: the session ends, with `Failed` kept as why.
+            // A failed handshake (first or renewed) is terminal: the session ends, with `Failed` kept as why. It is
+            // marked ending before readiness settles, so whoever sees `awaitReady` fail also sees `isAlive()` false.
+            ending = true
             transitionTo({ _tag: "Failed", error })
             return Effect.asVoid(Effect.forkIn(shutdown(`its initialize failed (${error._tag})`), parent))
           })
@@ -398,7 +401,7 @@ export const make = <R>(
         return live.kind
       },
       url: config.url,
-      isAlive: () => closing === undefined,
+      isAlive: () => !ending && closing === undefined,
       isReady: () => state._tag === "Ready",
       readiness: () => state,
       readinessChanges: Stream.fromPubSub(changes),

@@ -73,6 +73,16 @@ export interface RemoteOptions {
  */
 export type RemoteClient = McpSession.McpSession
 
+/**
+ * A URL as it may be shown: user, password and secret-looking query values (`token`, `key`, `auth`…) replaced by
+ * `***`. Accepts a `Redacted` URL (config files keep them so).
+ *
+ * @since 0.2.0
+ * @category formatting
+ */
+export const redactUrl = (url: string | Redacted.Redacted<string>): string =>
+  Url.redact(Redacted.isRedacted(url) ? Redacted.value(url) : url)
+
 const positive = (n: number | undefined, fallback: number): number =>
   n !== undefined && Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback
 
