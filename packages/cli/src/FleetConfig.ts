@@ -9,7 +9,7 @@ import type { ConfigError } from "@mcp-fleet/config"
 import { ConfigWatch, McpConfig } from "@mcp-fleet/config"
 import type { ManagerOptions } from "@mcp-fleet/manager"
 import { McpManager } from "@mcp-fleet/manager"
-import { Console, Effect, Stream } from "effect"
+import { Console, Deferred, Effect, Exit, Stream } from "effect"
 import type { Duration, FileSystem, Path } from "effect"
 import type { ChildProcessSpawner } from "effect/process"
 import { resolve } from "node:path"
@@ -138,16 +138,35 @@ export const withManager = <A, E, R>(
 export const follow = (
   path: string,
   manager: McpManager.McpManager["Service"],
-  options: { readonly debounce?: Duration.Input | undefined; readonly onReady?: (() => void) | undefined } = {}
+  options: {
+    readonly debounce?: Duration.Input | undefined
+    readonly onReady?: (() => void) | undefined
+    /** How a re-read file becomes the fleet's servers: the same function that built the running fleet, so that an
+     * unchanged entry compares equal and is left alone (default: `toManagerOptions`). */
+    readonly servers?: ((config: McpConfig.McpConfig) => ManagerOptions.ManagerOptions["servers"]) | undefined
+  } = {}
 ): Effect.Effect<void, never, FileSystem.FileSystem | Path.Path | CliEnvironment> =>
-  Effect.flatMap(CliEnvironment, ({ env }) =>
-    ConfigWatch.watch(path, { env, ...options }).pipe(
+  Effect.gen(function*() {
+    const { cwd, env, userHome } = yield* CliEnvironment
+    const watching = yield* Deferred.make<void>()
+    // At debug level (`--log-level debug`), say when edits start to be seen.
+    yield* Deferred.await(watching).pipe(
+      Effect.andThen(Effect.logDebug(`mcp-fleet: following ${path} for edits`)),
+      Effect.forkChild
+    )
+    const onReady = () => {
+      Deferred.doneUnsafe(watching, Exit.void)
+      options.onReady?.()
+    }
+    const file = cwd === undefined ? path : resolve(cwd, path)
+    yield* ConfigWatch.watch(file, { env, userHome, debounce: options.debounce, onReady }).pipe(
       Stream.runForEach((result) =>
         result._tag === "Success"
-          ? manager.reconcile(toManagerOptions(result.success).servers)
+          ? manager.reconcile((options.servers ?? ((config) => toManagerOptions(config).servers))(result.success))
           : Effect.logWarning(
             `mcp-fleet: the edit of ${path} was not applied (the servers keep running as they were): ${result.failure.message}`
           )
       ),
       Effect.catch((error) => Effect.logWarning(`mcp-fleet: ${path} cannot be watched for edits: ${error.message}`))
-    ))
+    )
+  })

@@ -12,7 +12,7 @@
  *
  * @since 0.1.0
  */
-import type { ConfigError } from "@mcp-fleet/config"
+import type { ConfigError, McpConfig } from "@mcp-fleet/config"
 import type { Duration, FileSystem, Path, Terminal } from "effect"
 import { Console, Effect } from "effect"
 import { Command, Flag } from "effect/cli"
@@ -20,6 +20,7 @@ import type { ChildProcessSpawner } from "effect/process"
 import type { CliEnvironment } from "./CliEnvironment.ts"
 import { NotAllUp } from "./CliError.ts"
 import * as CliFlags from "./CliFlags.ts"
+import * as Diagnostics from "./Diagnostics.ts"
 import * as DurationText from "./DurationText.ts"
 import * as FleetConfig from "./FleetConfig.ts"
 import * as OneShot from "./OneShot.ts"
@@ -87,10 +88,16 @@ export const command: Command.Command<
   Effect.fn("mcp-fleet status")(function*({ config, json, strict, verbose, wait, watch }) {
     const file = yield* FleetConfig.load(config)
     if (watch) {
+      // The manager's own reconnection policy: a watch runs for as long as it is left running. The config file
+      // is followed: a valid edit is applied to the running fleet, an invalid one is reported.
+      const diagnostics = Diagnostics.make({ verbose })
+      const options = { ...OneShot.managerOptions(file, diagnostics), reconnect: undefined }
+      // An edited file's servers are built the same way, so that an unchanged entry is left running.
+      const servers = (edited: McpConfig.McpConfig) => OneShot.managerOptions(edited, diagnostics).servers
       return yield* FleetConfig.withManager(
-        FleetConfig.toManagerOptions(file),
+        options,
         (manager) =>
-          Effect.all([Watch.run(manager), FleetConfig.follow(config, manager)], {
+          Effect.all([Watch.run(manager), FleetConfig.follow(config, manager, { servers })], {
             concurrency: "unbounded",
             discard: true
           })

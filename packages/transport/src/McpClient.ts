@@ -23,6 +23,7 @@
  *
  * @since 0.1.0
  */
+import type * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
@@ -35,24 +36,34 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as ChildProcess from "effect/process/ChildProcess"
 import * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
+import type * as Schema from "effect/Schema"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import { BaseEnvironment } from "./BaseEnvironment.ts"
 import type { InvalidUrl } from "./HttpError.ts"
 import * as ChildEnvironment from "./internal/ChildEnvironment.ts"
 import * as Connection from "./internal/Connection.ts"
-import * as CursorLoop from "./internal/CursorLoop.ts"
-import * as Handshake from "./internal/Handshake.ts"
-import { schemaDetail } from "./internal/SchemaDetail.ts"
+import * as Pagination from "./internal/Pagination.ts"
+import * as Redactor from "./internal/Redactor.ts"
 import { StderrTail } from "./internal/StderrTail.ts"
-import * as ToolLists from "./internal/ToolList.ts"
-import { decodeCallResult } from "./internal/WireDecoders.ts"
+import { decodeCallResult, decodeInitialize, decodePage, decodeTool } from "./internal/WireDecoders.ts"
 import type { McpClientOptions } from "./McpClientOptions.ts"
 import * as Options from "./McpClientOptions.ts"
 import type { CallToolError, InitializeError, ListToolsError, RequestError } from "./McpError.ts"
-import { ClientClosed, ErrIndexBuilding, NotReady, ProtocolError, SpawnError } from "./McpError.ts"
+import {
+  ClientClosed,
+  ErrIndexBuilding,
+  NotReady,
+  PageCapExceeded,
+  ProtocolError,
+  RepeatedCursor,
+  SpawnError,
+  UnsupportedProtocolVersion
+} from "./McpError.ts"
 import type * as McpSession from "./McpSession.ts"
 import type { ServerNotification, ServerSession } from "./Protocol.ts"
 import type { CallToolResult } from "./Protocol.ts"
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "./Protocol.ts"
 import type { RemoteOptions } from "./RemoteClient.ts"
 import * as RemoteClient from "./RemoteClient.ts"
 import type { DiscoveredTool } from "./Tool.ts"
@@ -226,7 +237,7 @@ export const stdio = (
     const server = opts.name
     const scope = yield* Scope.Scope
     const clock = yield* Clock.Clock
-    const base = yield* ChildEnvironment.baseEnvironment
+    const base = yield* BaseEnvironment
     const command = ChildProcess.make(opts.command, opts.args, {
       ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
       env: ChildEnvironment.merge(base, opts.env),
@@ -248,7 +259,12 @@ export const stdio = (
         })
       )
     )
-    const stderr = new StderrTail(opts.stderrLines, 512)
+    // Every `Redacted` env value is replaced with `<redacted>` in whatever the client derives from server output.
+    const redactor = Redactor.fromEnv(opts.env)
+    const stderr = new StderrTail(opts.stderrLines, 512, redactor.text)
+    /** A Schema error's text, which quotes what the server sent: secrets replaced. */
+    const detailOf = (cause: Cause.Cause<Schema.SchemaError>): string => redactor.text(schemaDetail(cause))
+
     const conn = yield* Connection.make(handle, {
       server,
       maxMessageBytes: opts.maxMessageBytes,
@@ -256,7 +272,8 @@ export const stdio = (
       notificationBuffer: opts.notificationBuffer,
       notificationReplay: Math.min(opts.notificationReplay, opts.notificationBuffer),
       clock,
-      stderr
+      stderr,
+      redactor
     })
 
     const annotate = Effect.annotateLogs({ mcpServer: server, pid: handle.pid })
@@ -277,12 +294,35 @@ export const stdio = (
     const ready = yield* Deferred.make<ServerSession, InitializeError>()
     let closing: Deferred.Deferred<void> | undefined
 
-    const initialize = Handshake.run(conn.request, {
-      server,
-      clientInfo: opts.clientInfo,
-      capabilities: opts.capabilities,
-      timeoutMs: Infinity
-    }, () => conn.notify("notifications/initialized", undefined))
+    const initialize = Effect.gen(function*() {
+      const raw = yield* conn.request("initialize", {
+        protocolVersion: LATEST_PROTOCOL_VERSION,
+        capabilities: opts.capabilities,
+        clientInfo: opts.clientInfo
+      }, { timeoutMs: Infinity, cancellable: false }).pipe(
+        Effect.mapError((error) => versionRejection(error) ?? error)
+      )
+      const decoded = decodeInitialize(raw)
+      if (Exit.isFailure(decoded)) {
+        return yield* new ProtocolError({ server, method: "initialize", detail: detailOf(decoded.cause) })
+      }
+      const result = decoded.value
+      if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
+        return yield* new UnsupportedProtocolVersion({
+          server,
+          answered: redactor.text(result.protocolVersion),
+          supported: [...SUPPORTED_PROTOCOL_VERSIONS]
+        })
+      }
+      conn.notify("notifications/initialized", undefined)
+      const established: ServerSession = {
+        protocolVersion: result.protocolVersion,
+        serverInfo: result.serverInfo,
+        capabilities: result.capabilities,
+        instructions: result.instructions === undefined ? undefined : redactor.text(result.instructions)
+      }
+      return established
+    })
 
     /**
      * The one readiness value. Written once, by whoever settles `ready` (the initialize fiber, or shutdown when it
@@ -294,6 +334,21 @@ export const stdio = (
       if (readiness._tag !== "Starting") return
       readiness = outcome
       Deferred.doneUnsafe(ready, outcome._tag === "Ready" ? Exit.succeed(outcome.session) : Exit.fail(outcome.error))
+    }
+
+    /** A `-32022` answer to `initialize` listing the server's versions: no version in common. */
+    const versionRejection = (error: RequestError): UnsupportedProtocolVersion | undefined => {
+      if (error._tag !== "RemoteError" || error.code !== -32022) return undefined
+      const data = error.data
+      if (typeof data !== "object" || data === null || !("supported" in data) || !Array.isArray(data.supported)) {
+        return undefined
+      }
+      return new UnsupportedProtocolVersion({
+        server,
+        requested: LATEST_PROTOCOL_VERSION,
+        serverSupported: data.supported.filter((v: unknown): v is string => typeof v === "string"),
+        supported: [...SUPPORTED_PROTOCOL_VERSIONS]
+      })
     }
 
     // ---- shutdown: both paths end here and drain the same fibers ----
@@ -370,7 +425,7 @@ export const stdio = (
       const decoded = decodeCallResult(raw)
       return Exit.isSuccess(decoded)
         ? Effect.succeed(decoded.value)
-        : Effect.fail(new ProtocolError({ server, method: "tools/call", detail: schemaDetail(decoded.cause) }))
+        : Effect.fail(new ProtocolError({ server, method: "tools/call", detail: detailOf(decoded.cause) }))
     }
 
     // The per-call path is untraced on purpose: `Effect.fn` (a span plus a captured call-site stack) cost about
@@ -396,23 +451,58 @@ export const stdio = (
     const listTools = Effect.fn("McpClient.listTools")(function*(options?: CallOptions) {
       const session = usable()
       if (session === undefined) return yield* notReady(() => new NotReady({ server, operation: "listTools" }))
-      const collected = ToolLists.collector()
-      const pages = yield* CursorLoop.collect({
-        server,
-        method: "tools/list",
-        maxPages: opts.maxPages,
-        protocolVersion: session.protocolVersion,
-        fetch: (params) =>
-          conn.request("tools/list", params, { timeoutMs: requestTimeout(options), cancellable: true }),
-        page: ToolLists.page(server),
-        onItems: collected.add
-      })
-      return {
-        tools: collected.tools,
-        instructions: session.instructions,
-        skipped: collected.skipped,
-        pages
-      } satisfies ToolList
+      const instructions = session.instructions
+      const tools: Array<DiscoveredTool> = []
+      const skipped: Array<{ index: number; name: string | undefined; reason: string }> = []
+      const seen = new Set<string>()
+      // The first tool of a name wins: a later one is reported, never silently merged or overwriting the first.
+      const firstIndex = new Map<string, number>()
+      let cursor: string | undefined
+      for (let page = 1;; page++) {
+        const raw = yield* conn.request("tools/list", cursor === undefined ? {} : { cursor }, {
+          timeoutMs: requestTimeout(options),
+          cancellable: true
+        })
+        const decoded = decodePage(raw)
+        if (Exit.isFailure(decoded)) {
+          return yield* new ProtocolError({ server, method: "tools/list", detail: detailOf(decoded.cause) })
+        }
+        for (const item of decoded.value.tools) {
+          const index = tools.length + skipped.length
+          const tool = decodeTool(item)
+          if (Exit.isFailure(tool)) {
+            const name = nameOf(item)
+            skipped.push({
+              index,
+              name: name === undefined ? undefined : redactor.text(name),
+              reason: detailOf(tool.cause)
+            })
+            continue
+          }
+          const name = tool.value.name
+          const first = firstIndex.get(name)
+          if (first !== undefined) {
+            skipped.push({
+              index,
+              name,
+              reason: `another tool named ${
+                JSON.stringify(name)
+              } was listed before it (index ${first}); the first is kept`
+            })
+            continue
+          }
+          firstIndex.set(name, index)
+          tools.push(tool.value)
+        }
+        const next = decoded.value.nextCursor
+        if (Pagination.endsList(next, session.protocolVersion)) {
+          return { tools, instructions, skipped, pages: page } satisfies ToolList
+        }
+        if (seen.has(next)) return yield* new RepeatedCursor({ server, method: "tools/list", page })
+        if (page >= opts.maxPages) return yield* new PageCapExceeded({ server, method: "tools/list", pages: page })
+        seen.add(next)
+        cursor = next
+      }
     })
 
     const request = (method: string, params?: unknown, options?: CallOptions) =>
@@ -461,6 +551,14 @@ type Readiness =
   | { readonly _tag: "Starting" }
   | { readonly _tag: "Ready"; readonly session: ServerSession }
   | { readonly _tag: "Failed"; readonly error: InitializeError }
+
+const nameOf = (item: unknown): string | undefined =>
+  typeof item === "object" && item !== null && "name" in item && typeof item.name === "string" ? item.name : undefined
+
+const schemaDetail = (cause: Cause.Cause<Schema.SchemaError>): string => {
+  const error = cause.reasons.find((reason) => reason._tag === "Fail")
+  return error !== undefined && error._tag === "Fail" ? error.error.message.replace(/\n\s*/g, " ") : "invalid shape"
+}
 
 /**
  * Opens a session with a remote server (Streamable HTTP, legacy HTTP+SSE, or auto-detection between them) and

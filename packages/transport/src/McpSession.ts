@@ -29,6 +29,7 @@ import * as CursorLoop from "./internal/CursorLoop.ts"
 import * as Dispatch from "./internal/Dispatch.ts"
 import * as Handshake from "./internal/Handshake.ts"
 import * as PendingTable from "./internal/PendingTable.ts"
+import * as Redactor from "./internal/Redactor.ts"
 import { schemaDetail } from "./internal/SchemaDetail.ts"
 import * as Scrub from "./internal/Scrub.ts"
 import * as ToolList from "./internal/ToolList.ts"
@@ -179,7 +180,8 @@ export const make = <R>(
     })
     const changes = yield* PubSub.sliding<Readiness>({ capacity: 16, replay: 1 })
     const logs = yield* Queue.sliding<readonly [level: "warning" | "debug", text: string]>(64)
-    const scrub = Scrub.scrubber(config.secrets)
+    const redactor = Redactor.make(config.secrets)
+    const scrub = redactor.text
     const counters = Dispatch.counters()
     let oversize = 0
     let sessionsLost = 0
@@ -215,7 +217,8 @@ export const make = <R>(
       send: (frame) => transport?.send(frame),
       diagnose,
       note: (text) => Queue.offerUnsafe(logs, ["debug", text]),
-      scrub
+      scrub,
+      scrubValue: redactor.value
     })
 
     /** The one place readiness moves; a waiting `done` is completed with the outcome. */

@@ -3,12 +3,13 @@
  *
  * - Writer: every outbound frame goes through one `Outbox`, drained by one fiber that takes whatever is queued
  *   as a single write. Frames are whole lines, so they can never interleave.
- * - Reader: one fiber splits stdout into lines over whole chunks and hands each to the dispatcher shared with the
- *   HTTP transports (`Dispatch.ts`), which pairs responses to pending requests synchronously, by id, in any order.
- *   It never runs user code or issues requests: notifications go to a bounded PubSub, server requests are answered
- *   by queueing a frame.
- * - Requests: the pending table shared with the HTTP session (`PendingTable.ts`: ids, one deadline fiber,
- *   `notifications/cancelled` for an expired or interrupted request; no Deferred, fiber or timer per request).
+ * - Reader: one fiber splits stdout into lines over whole chunks and pairs responses to pending requests
+ *   synchronously, by id, in any order. It never runs user code or issues requests: notifications go to a
+ *   bounded PubSub, server requests are answered by queueing a frame.
+ * - Requests: one `request` allocates the id, registers the pending entry (holding the caller's resume
+ *   callback: no Deferred, no fiber, no timer per request), queues the frame and suspends until the reader or the
+ *   deadline fiber resumes it. One deadline fiber expires overdue entries; an expired or interrupted request is
+ *   removed and `notifications/cancelled` is sent for it.
  *
  * @internal
  */
@@ -21,13 +22,21 @@ import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import * as PubSub from "effect/PubSub"
 import * as Stream from "effect/Stream"
 import type { RequestError } from "../McpError.ts"
-import { ClientClosed, MessageTooLarge, ProcessExited } from "../McpError.ts"
+import {
+  ClientClosed,
+  InvalidParams,
+  MessageTooLarge,
+  ProcessExited,
+  ProtocolError,
+  RemoteError,
+  RequestTimeout,
+  TooManyInFlight
+} from "../McpError.ts"
 import type { ServerNotification } from "../Protocol.ts"
-import * as Dispatch from "./Dispatch.ts"
 import * as JsonRpc from "./JsonRpc.ts"
 import { LineFramer } from "./LineFramer.ts"
 import { Outbox } from "./Outbox.ts"
-import * as PendingTable from "./PendingTable.ts"
+import type { Redactor } from "./Redactor.ts"
 import type { StderrTail } from "./StderrTail.ts"
 
 /** How a child process ended. */
@@ -49,8 +58,23 @@ export interface Stats {
   requests: Record<string, number>
 }
 
+interface Pending {
+  readonly id: number
+  readonly method: string
+  /** Resumes the suspended caller; called exactly once, by whoever removes the entry from `pending`. */
+  readonly resume: (outcome: Exit.Exit<unknown, RequestError>) => void
+  readonly deadline: number
+  readonly timeoutMs: number
+  readonly cancellable: boolean
+}
+
 /** Per-request options of the one request path. */
-export type RequestOptions = PendingTable.RequestOptions
+export interface RequestOptions {
+  /** Milliseconds until the request expires; `Infinity` for none. */
+  readonly timeoutMs: number
+  /** Whether expiry or interruption sends `notifications/cancelled` (never for `initialize`). */
+  readonly cancellable: boolean
+}
 
 export interface ConnectionConfig {
   readonly server: string
@@ -60,6 +84,8 @@ export interface ConnectionConfig {
   readonly notificationReplay: number
   readonly clock: Clock.Clock
   readonly stderr: StderrTail
+  /** Replaces known secrets in everything derived from the server's output (errors, log lines). */
+  readonly redactor: Redactor
 }
 
 const MAX_LOGGED_PER_BATCH = 10
@@ -104,7 +130,9 @@ export const make = (
   config: ConnectionConfig
 ): Effect.Effect<Connection> =>
   Effect.gen(function*() {
-    const { clock, server } = config
+    const { clock, redactor, server } = config
+    /** A bounded, one-line excerpt of server text for a log line, secrets replaced first (so no cut hides one). */
+    const clip = (text: string, max?: number) => JsonRpc.excerpt(redactor.text(text), max)
     const outbox = new Outbox()
     const notifications = yield* PubSub.sliding<ServerNotification>({
       capacity: config.notificationBuffer,
@@ -112,17 +140,7 @@ export const make = (
     })
     const terminated = yield* Deferred.make<ProcessExited | ClientClosed>()
     const exitSignal = yield* Deferred.make<ExitInfo>()
-    const write = (frame: string) => {
-      outbox.offer(frame)
-    }
-    const pending = PendingTable.make({
-      server,
-      maxInFlight: config.maxInFlight,
-      clock,
-      // stdio has nothing to abort: a request is only a line already written.
-      outlet: { request: (_id, _method, text) => write(text), send: (frame) => write(frame.text), abandon: () => {} },
-      refusal: () => deadError()
-    })
+    const pending = new Map<number, Pending>()
     const stats: Stats = {
       notJson: 0,
       invalid: 0,
@@ -131,8 +149,9 @@ export const make = (
       invalidUtf8: 0,
       serverRequests: 0,
       notifications: 0,
-      requests: pending.counts
+      requests: {}
     }
+    let nextId = 1
     let exited: ExitInfo | undefined
     let failed: ProcessExited | ClientClosed | undefined
     const diagnostics: Array<string> = []
@@ -150,17 +169,96 @@ export const make = (
       if (quiet.length < MAX_LOGGED_PER_BATCH) quiet.push(text)
     }
 
-    // ---- the one request path: the pending table (ids, deadlines, notifications/cancelled) ----
-    const request = pending.request
+    const write = (frame: string) => {
+      outbox.offer(frame)
+    }
+
+    // ---- deadlines: one fiber sleeps until the earliest deadline ----
+    let wake = Deferred.makeUnsafe<void>()
+    let scheduledAt = Infinity
+    const schedule = (deadline: number) => {
+      if (deadline < scheduledAt) {
+        scheduledAt = deadline
+        Deferred.doneUnsafe(wake, Exit.void)
+      }
+    }
+
+    const sendCancelled = (entry: Pending, reason: string) => {
+      if (entry.cancellable && failed === undefined) {
+        write(JsonRpc.notificationFrame("notifications/cancelled", { requestId: entry.id, reason }))
+      }
+    }
+
+    const expire = (entry: Pending) => {
+      pending.delete(entry.id)
+      entry.resume(Exit.fail(new RequestTimeout({ server, method: entry.method, timeoutMs: entry.timeoutMs })))
+      sendCancelled(entry, `no answer within ${entry.timeoutMs} ms`)
+    }
+
+    const runDeadlines: Effect.Effect<never> = Effect.suspend(() => {
+      const now = clock.currentTimeMillisUnsafe()
+      let next = Infinity
+      for (const entry of pending.values()) {
+        if (entry.deadline <= now) expire(entry)
+        else if (entry.deadline < next) next = entry.deadline
+      }
+      const current = Deferred.makeUnsafe<void>()
+      wake = current
+      scheduledAt = next
+      return next === Infinity
+        ? Deferred.await(current)
+        : Effect.raceFirst(Effect.sleep(next - now), Deferred.await(current))
+    }).pipe(Effect.forever)
+
+    // ---- the one request path ----
+    const request = (method: string, params: unknown, options: RequestOptions): Effect.Effect<unknown, RequestError> =>
+      Effect.callback<unknown, RequestError>((resume) => {
+        const dead = deadError()
+        if (dead !== undefined) return resume(Exit.fail(dead))
+        if (pending.size >= config.maxInFlight) {
+          return resume(Exit.fail(new TooManyInFlight({ server, limit: config.maxInFlight })))
+        }
+        const id = nextId++
+        stats.requests[method] = (stats.requests[method] ?? 0) + 1
+        const frame = JsonRpc.encodeRequest(id, method, params)
+        if (typeof frame !== "string") {
+          return resume(Exit.fail(new InvalidParams({ server, method, detail: frame.error })))
+        }
+        const deadline = options.timeoutMs === Infinity ? Infinity : clock.currentTimeMillisUnsafe() + options.timeoutMs
+        const entry: Pending = {
+          id,
+          method,
+          resume,
+          deadline,
+          timeoutMs: options.timeoutMs,
+          cancellable: options.cancellable
+        }
+        pending.set(id, entry)
+        if (deadline !== Infinity) schedule(deadline)
+        write(frame)
+        // Runs only if the caller is interrupted while waiting.
+        return Effect.sync(() => {
+          if (pending.get(id) === entry) {
+            pending.delete(id)
+            sendCancelled(entry, "the caller stopped waiting")
+          }
+        })
+      })
 
     const notify = (method: string, params: unknown) => {
       if (failed === undefined) write(JsonRpc.notificationFrame(method, params))
     }
 
+    const failAll = (error: RequestError) => {
+      const entries = [...pending.values()]
+      pending.clear()
+      for (const entry of entries) entry.resume(Exit.fail(error))
+    }
+
     const terminate = (error: ProcessExited | ClientClosed, input: "end" | "hold" | "shut") => {
       if (failed !== undefined) return
       failed = error
-      pending.failAll(() => error)
+      failAll(error)
       if (input === "end") outbox.end()
       else if (input === "shut") outbox.shutdown()
       Deferred.doneUnsafe(terminated, Exit.succeed(error))
@@ -172,19 +270,66 @@ export const make = (
     // No request sent after the exit can be answered: it fails at once, without waiting for the drain.
     const deadError = () => failed ?? (exited === undefined ? undefined : processExited(exited))
 
-    // ---- the reader: dispatch each line synchronously (the same dispatcher as every transport's) ----
-    const onLine = Dispatch.make({
-      server,
-      pending,
-      counters: stats,
-      publish: (notification) => {
-        inbound.push(notification)
-      },
-      send: (frame) => write(frame.text),
-      diagnose,
-      note,
-      scrub: (text) => text
-    })
+    // ---- the reader: dispatch each line synchronously ----
+    const settle = (id: JsonRpc.Id, exit: Exit.Exit<unknown, RequestError>, what: string) => {
+      const entry = typeof id === "number" ? pending.get(id) : undefined
+      if (entry === undefined) {
+        stats.unknownId++
+        // The spec says to ignore late answers to cancelled or timed-out requests: not worth a warning.
+        note(`skipped a ${what} for unknown or finished request id ${clip(JSON.stringify(id))}`)
+        return
+      }
+      pending.delete(entry.id)
+      entry.resume(exit)
+    }
+
+    const answerServerRequest = (id: JsonRpc.Id, method: string) => {
+      stats.serverRequests++
+      if (method === "ping") write(JsonRpc.resultFrame(id, {}))
+      else write(JsonRpc.errorFrame(id, -32601, `Method not found: ${method}`))
+    }
+
+    const onLine = (line: string) => {
+      const msg = JsonRpc.classify(line)
+      switch (msg._tag) {
+        case "Result":
+          return settle(msg.id, Exit.succeed(msg.result), "result")
+        case "Error": {
+          if (msg.id === null) {
+            stats.invalid++
+            return diagnose(`skipped an error response without id: ${msg.code} ${clip(msg.message)}`)
+          }
+          const entry = typeof msg.id === "number" ? pending.get(msg.id) : undefined
+          const error = new RemoteError({
+            server,
+            method: entry?.method ?? "unknown",
+            code: msg.code,
+            remoteMessage: redactor.text(msg.message),
+            ...(msg.hasData ? { data: redactor.value(msg.data) } : {})
+          })
+          return settle(msg.id, Exit.fail(error), "error response")
+        }
+        case "Request":
+          return answerServerRequest(msg.id, msg.method)
+        case "Notification": {
+          stats.notifications++
+          inbound.push({ method: msg.method, params: msg.params })
+          return
+        }
+        case "Invalid": {
+          stats.invalid++
+          const entry = typeof msg.id === "number" ? pending.get(msg.id) : undefined
+          if (entry !== undefined) {
+            pending.delete(entry.id)
+            entry.resume(Exit.fail(new ProtocolError({ server, method: entry.method, detail: msg.reason })))
+          }
+          return diagnose(`skipped an invalid message (${msg.reason}): ${clip(line)}`)
+        }
+        case "NotJson":
+          stats.notJson++
+          return diagnose(`skipped a non-JSON stdout line: ${clip(line)}`)
+      }
+    }
 
     const framer = new LineFramer(config.maxMessageBytes, {
       line: onLine,
@@ -194,8 +339,8 @@ export const make = (
         // Only a response settles a call: a server request's id is the server's own, whatever it equals.
         const entry = kind === "response" && typeof id === "number" ? pending.get(id) : undefined
         if (entry !== undefined) {
-          pending.settle(
-            entry.id,
+          pending.delete(entry.id)
+          entry.resume(
             Exit.fail(new MessageTooLarge({ server, method: entry.method, bytes, limit: config.maxMessageBytes }))
           )
         }
@@ -210,14 +355,12 @@ export const make = (
           )
         }
         diagnose(
-          `discarded a ${bytes}-byte message over the ${config.maxMessageBytes}-byte limit: ${
-            JsonRpc.excerpt(head, 80)
-          }`
+          `discarded a ${bytes}-byte message over the ${config.maxMessageBytes}-byte limit: ${clip(head, 80)}`
         )
       },
       invalidUtf8: (text) => {
         stats.invalidUtf8++
-        diagnose(`skipped a stdout line that is not valid UTF-8: ${JsonRpc.excerpt(text)}`)
+        diagnose(`skipped a stdout line that is not valid UTF-8: ${clip(text)}`)
       }
     })
 
@@ -295,7 +438,7 @@ export const make = (
       notify,
       notifications,
       stats,
-      pendingCount: pending.size,
+      pendingCount: () => pending.size,
       failure: () => failed,
       deadError,
       exitInfo: () => exited,
@@ -305,7 +448,7 @@ export const make = (
       close: (reason, input) => terminate(new ClientClosed({ server, reason }), input),
       runWriter,
       runReader,
-      runDeadlines: pending.runDeadlines,
+      runDeadlines,
       watchExit
     }
   })
