@@ -17,7 +17,18 @@ import type { Conn } from "./Record.ts"
 const answered = (error: McpError.InitializeError) =>
   error._tag === "RemoteError" || error._tag === "UnsupportedProtocolVersion"
 
-const launchKeys = ["command", "args", "env", "cwd", "inheritEnv", "requestTimeout", "client"] as const
+const launchKeys = [
+  "command",
+  "args",
+  "env",
+  "cwd",
+  "inheritEnv",
+  "url",
+  "headers",
+  "transport",
+  "requestTimeout",
+  "client"
+] as const
 
 /**
  * A comparable form of a config value: key order does not matter, secrets compare by their value, functions
