@@ -6,11 +6,9 @@
  * any stdio MCP server's `command` / `args` / `env` in their place.
  */
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
+import { serverPath as fakeServer } from "@mcp-fleet/fake-server"
 import { McpManager } from "@mcp-fleet/manager"
 import { Console, Effect, Layer } from "effect"
-import { createRequire } from "node:module"
-
-const fakeServer = createRequire(import.meta.url).resolve("@mcp-fleet/testing/fake-server")
 
 // The manager is a Layer: building it spawns the servers (discovery continues in the background);
 // closing it — when the program ends, fails or is interrupted — shuts every server down.

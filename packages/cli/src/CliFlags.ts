@@ -3,6 +3,7 @@
  *
  * @since 0.1.0
  */
+import { McpClientOptions } from "@mcp-fleet/transport"
 import { Duration } from "effect"
 import type { Option } from "effect"
 import { Flag } from "effect/cli"
@@ -63,14 +64,17 @@ export const wait = (description: string): Flag.Flag<Duration.Duration> =>
   )
 
 /**
- * `--timeout D`: a call's own deadline (the server's request timeout still applies).
+ * `--timeout D`: a call's own deadline (the server's request timeout still applies). The help text shows the
+ * transport's `DEFAULT_REQUEST_TIMEOUT_MS`, the one place that default is written.
  *
  * @since 0.1.0
  * @category flags
  */
 export const timeout: Flag.Flag<Option.Option<Duration.Duration>> = durationFlag("timeout").pipe(
   Flag.withDescription(
-    "Deadline of the call itself; the shorter of this and the server's request timeout (default 30 s) applies."
+    `Deadline of the call itself; the shorter of this and the server's request timeout (default ${
+      DurationText.format(Duration.millis(McpClientOptions.DEFAULT_REQUEST_TIMEOUT_MS))
+    }) applies.`
   ),
   Flag.optional
 )

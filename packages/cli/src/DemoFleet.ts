@@ -1,6 +1,6 @@
 /**
- * The demo's embedded fleet: five servers, all of them `@mcp-fleet/testing`'s fake MCP server in a different
- * mode. The server file is found by resolving the `@mcp-fleet/testing/fake-server` export — a plain
+ * The demo's embedded fleet: five servers, all of them `@mcp-fleet/fake-server`'s MCP server in a different
+ * mode. The server file is found by resolving the `@mcp-fleet/fake-server/server` export — a plain
  * JavaScript file run as a child process; no module of the testing package is imported.
  *
  * @since 0.1.0
@@ -95,16 +95,16 @@ export const servers: ReadonlyArray<DemoServer> = [
 export const RUN_ID_ENV_VAR = "MCP_FLEET_TEST_RUN_ID"
 
 /**
- * The absolute path of the fake server, resolved through the `@mcp-fleet/testing/fake-server` export.
+ * The absolute path of the fake server, resolved through the `@mcp-fleet/fake-server/server` export.
  *
  * @since 0.1.0
  * @category resolving
  */
 export const fakeServerPath: Effect.Effect<string, DemoFailed> = Effect.try({
-  try: () => createRequire(import.meta.url).resolve("@mcp-fleet/testing/fake-server"),
+  try: () => createRequire(import.meta.url).resolve("@mcp-fleet/fake-server/server"),
   catch: (error) =>
     new DemoFailed({
-      reason: `the fake MCP server (@mcp-fleet/testing/fake-server) could not be found; run pnpm install (${
+      reason: `the fake MCP server (@mcp-fleet/fake-server/server) could not be found; run pnpm install (${
         error instanceof Error ? error.message : String(error)
       })`
     })

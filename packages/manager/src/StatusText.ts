@@ -103,8 +103,8 @@ export const formatServerLine = (h: ServerHealth): string => {
 
 /**
  * The whole status text: the summary line, then one line per server (sorted by name). With `maxLines > 0`,
- * at most that many server lines are shown and the text ends with `+N more servers`; `maxLines <= 0` means
- * unlimited.
+ * at most that many server lines are shown and the text ends with `+1 more server` or `+N more servers`;
+ * `maxLines <= 0` means unlimited.
  *
  * @since 0.1.0
  * @category rendering

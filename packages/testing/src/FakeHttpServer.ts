@@ -1,7 +1,7 @@
 /**
- * The fake MCP server's HTTP mode (`fake-server/http-server.mjs`): Streamable HTTP with sessions, JSON
+ * The fake MCP server's HTTP mode (`@mcp-fleet/fake-server`'s `src/http-server.mjs`): Streamable HTTP with sessions, JSON
  * and SSE replies, the GET stream and resumption, or the legacy HTTP+SSE transport, on 127.0.0.1 and an
- * ephemeral port, with fault switches. See the package README ("The HTTP fake server") for every token.
+ * ephemeral port, with fault switches. See `@mcp-fleet/fake-server`'s README ("The HTTP fake server") for every token.
  *
  * @example
  * ```ts
@@ -16,20 +16,20 @@
  *
  * @since 0.1.0
  */
+import * as Vocabulary from "@mcp-fleet/fake-server"
 import { Effect, Schema, Stream } from "effect"
 import type { Scope } from "effect"
 import { ChildProcess, type ChildProcessSpawner } from "effect/process"
-import { createRequire } from "node:module"
 import { runIdEnvVar } from "./FakeServer.ts"
 import { FakeHttpServerFailed } from "./TestingError.ts"
 
 /**
- * The absolute path of `fake-server/http-server.mjs`.
+ * The absolute path of the server, `@mcp-fleet/fake-server`'s `src/http-server.mjs`.
  *
  * @since 0.1.0
  * @category constants
  */
-export const serverPath: string = createRequire(import.meta.url).resolve("@mcp-fleet/testing/fake-http-server")
+export const serverPath: string = Vocabulary.httpServerPath
 
 /**
  * The command line that starts the HTTP fake server with `tokens` (plus `run-id=<id>` when

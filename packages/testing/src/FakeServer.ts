@@ -13,16 +13,15 @@
  *
  * @since 0.1.0
  */
-import { createRequire } from "node:module"
+import * as Vocabulary from "@mcp-fleet/fake-server"
 
 /**
- * The absolute path of `fake-server/server.mjs` (resolved through the package's own
- * `./fake-server` export, so it is right from `src/` and from `dist/`).
+ * The absolute path of the server, `@mcp-fleet/fake-server`'s `src/server.mjs`.
  *
  * @since 0.1.0
  * @category constants
  */
-export const serverPath: string = createRequire(import.meta.url).resolve("@mcp-fleet/testing/fake-server")
+export const serverPath: string = Vocabulary.serverPath
 
 /**
  * The environment variable that carries a test run's id. When it is set (the leak guard's vitest
@@ -41,34 +40,16 @@ export const runIdEnvVar = "MCP_FLEET_TEST_RUN_ID"
  * @since 0.1.0
  * @category constants
  */
-export const modeEnvVar = "FAKE_MCP_MODE"
+export const modeEnvVar: string = Vocabulary.modeEnvVar
 
 /**
- * A behaviour switch of the fake server. Several modes combine. See the package README for what
- * each one does.
+ * A behaviour switch of the fake server. Several modes combine. The list is `@mcp-fleet/fake-server`'s
+ * `modes`; see the package README for what each one does.
  *
  * @since 0.1.0
  * @category models
  */
-export type Mode =
-  | "plain"
-  | "junk-first"
-  | "reverse"
-  | "slow"
-  | "hang"
-  | "die-on-call"
-  | "tools-list"
-  | "tools-list-paged"
-  | "tools-list-endless"
-  | "empty-list"
-  | "list-changed"
-  | "slow-list"
-  | "no-initialize"
-  | "ignore-sigterm"
-  | "grandchild"
-  | "stderr-flood"
-  | "huge-line"
-  | "annotations"
+export type Mode = (typeof Vocabulary.modes)[number]
 
 /**
  * Every {@link Mode}, in README order.
@@ -76,26 +57,16 @@ export type Mode =
  * @since 0.1.0
  * @category constants
  */
-export const modes: ReadonlyArray<Mode> = [
-  "plain",
-  "junk-first",
-  "reverse",
-  "slow",
-  "hang",
-  "die-on-call",
-  "tools-list",
-  "tools-list-paged",
-  "tools-list-endless",
-  "empty-list",
-  "list-changed",
-  "slow-list",
-  "no-initialize",
-  "ignore-sigterm",
-  "grandchild",
-  "stderr-flood",
-  "huge-line",
-  "annotations"
-]
+export const modes: ReadonlyArray<Mode> = Vocabulary.modes
+
+/**
+ * The name of a numeric option (`tools`, `pageSize`, `crashAfter`, …), as listed by
+ * `@mcp-fleet/fake-server`'s `numberOptions`, which also gives its token and default.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type NumberOption = keyof typeof Vocabulary.numberOptions
 
 /**
  * Options for {@link command}. Numbers are non-negative integers; durations are milliseconds. The
@@ -105,35 +76,11 @@ export const modes: ReadonlyArray<Mode> = [
  * @since 0.1.0
  * @category models
  */
-export interface Options {
+export interface Options extends Partial<Record<NumberOption, number | undefined>> {
   /** The modes to combine (default: none, which behaves as `plain`). */
   readonly modes?: ReadonlyArray<Mode> | undefined
-  /** `tools=N`: number of synthetic tools `tool_1…tool_N` (default 2). */
-  readonly tools?: number | undefined
-  /** `page-size=N`: tools per page in `tools-list-paged` (default 3). */
-  readonly pageSize?: number | undefined
-  /** `batch=N`: how many tools/call requests `reverse` holds before answering (default 4). */
-  readonly batch?: number | undefined
-  /** `delay=ms`: the delay of every answer in `slow` (default 200). */
-  readonly delay?: number | undefined
-  /** `change-after=ms`: wait after `notifications/initialized` in `list-changed` (default 50). */
-  readonly changeAfter?: number | undefined
-  /** `burst=N`: list_changed notifications per change (default 1). */
-  readonly burst?: number | undefined
-  /** `list-delay=ms`: the delay of tools/list answers in `slow-list` (default 500). */
-  readonly listDelay?: number | undefined
-  /** `flood-bytes=N`: bytes written to stderr by `stderr-flood` (default 8 MiB). */
-  readonly floodBytes?: number | undefined
-  /** `huge-bytes=N`: length of the tools/call answer line in `huge-line` (default 16 MiB). */
-  readonly hugeBytes?: number | undefined
-  /** `crash-after=N`: exit with code 4 on receiving the N-th request (N ≥ 1). */
-  readonly crashAfter?: number | undefined
   /** `protocol=<version>`: answer initialize with exactly this protocol version. */
   readonly protocol?: string | undefined
-  /** `init-delay=ms`: delay of the initialize answer (default 0). */
-  readonly initDelay?: number | undefined
-  /** `exit-code=N`: the exit code at stdin EOF and the `exit` tool's default (default 0). */
-  readonly exitCode?: number | undefined
   /** Pass the tokens as arguments (default) or in the `FAKE_MCP_MODE` environment variable. */
   readonly tokensVia?: "args" | "env" | undefined
   /** Extra environment variables for the server. */
@@ -153,20 +100,14 @@ export interface Command {
   readonly env: Readonly<Record<string, string>>
 }
 
-const numberTokens: ReadonlyArray<readonly [keyof Options, string]> = [
-  ["tools", "tools"],
-  ["pageSize", "page-size"],
-  ["batch", "batch"],
-  ["delay", "delay"],
-  ["changeAfter", "change-after"],
-  ["burst", "burst"],
-  ["listDelay", "list-delay"],
-  ["floodBytes", "flood-bytes"],
-  ["hugeBytes", "huge-bytes"],
-  ["crashAfter", "crash-after"],
-  ["initDelay", "init-delay"],
-  ["exitCode", "exit-code"]
-]
+// The own keys of a table, typed as its keys (`for…in` over a type parameter gives them that type).
+const keysOf = <T extends object>(table: T): ReadonlyArray<Extract<keyof T, string>> => {
+  const keys: Array<Extract<keyof T, string>> = []
+  for (const key in table) if (Object.hasOwn(table, key)) keys.push(key)
+  return keys
+}
+const numberOptionNames = keysOf(Vocabulary.numberOptions)
+const { protocol, runId } = Vocabulary.stringOptions
 
 /**
  * The server tokens for `options`, in a stable order: modes first, then `key=value` options.
@@ -181,11 +122,11 @@ const numberTokens: ReadonlyArray<readonly [keyof Options, string]> = [
  */
 export const tokens = (options: Options = {}): ReadonlyArray<string> => {
   const out: Array<string> = [...(options.modes ?? [])]
-  for (const [key, token] of numberTokens) {
+  for (const key of numberOptionNames) {
     const value = options[key]
-    if (value !== undefined) out.push(`${token}=${String(value)}`)
+    if (value !== undefined) out.push(`${Vocabulary.numberOptions[key].token}=${String(value)}`)
   }
-  if (options.protocol !== undefined) out.push(`protocol=${options.protocol}`)
+  if (options.protocol !== undefined) out.push(`${protocol.token}=${options.protocol}`)
   return out
 }
 
@@ -204,8 +145,8 @@ export const tokens = (options: Options = {}): ReadonlyArray<string> => {
  */
 export const command = (options: Options = {}): Command => {
   const serverTokens = tokens(options)
-  const runId = process.env[runIdEnvVar]
-  const runToken = runId === undefined || runId === "" ? [] : [`run-id=${runId}`]
+  const id = process.env[runIdEnvVar]
+  const runToken = id === undefined || id === "" ? [] : [`${runId.token}=${id}`]
   const viaEnv = options.tokensVia === "env"
   return {
     command: process.execPath,

@@ -1,7 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
+import * as Vocabulary from "@mcp-fleet/fake-server"
 import { Effect } from "effect"
-import { existsSync } from "node:fs"
-import { isAbsolute } from "node:path"
+import { existsSync, readFileSync } from "node:fs"
+import { dirname, isAbsolute, join } from "node:path"
 import * as FakeServer from "../src/FakeServer.ts"
 
 const withoutRunId = (args: ReadonlyArray<string>) => args.filter((a) => !a.startsWith("run-id="))
@@ -10,8 +11,21 @@ describe("FakeServer", () => {
   it.effect("serverPath is the absolute path of an existing server.mjs", () =>
     Effect.sync(() => {
       assert.isTrue(isAbsolute(FakeServer.serverPath))
-      assert.isTrue(FakeServer.serverPath.endsWith("/packages/testing/fake-server/server.mjs"))
+      assert.isTrue(FakeServer.serverPath.endsWith("/packages/fake-server/src/server.mjs"))
       assert.isTrue(existsSync(FakeServer.serverPath))
+    }))
+
+  it.effect("the README's tables list exactly the vocabulary's modes (in its order) and options", () =>
+    Effect.sync(() => {
+      const readme = readFileSync(join(dirname(FakeServer.serverPath), "..", "README.md"), "utf8")
+      const rows = (heading: string) => {
+        const section = readme.slice(readme.indexOf(heading), readme.indexOf("\n#", readme.indexOf(heading) + 1))
+        return [...section.matchAll(/^\| `([a-z-]+)(?:=[^`]*)?` \|/gm)].map((match) => match[1])
+      }
+      assert.deepStrictEqual(rows("### Modes"), [...FakeServer.modes])
+      const optionTokens = [...Object.values(Vocabulary.numberOptions), ...Object.values(Vocabulary.stringOptions)]
+        .map((option) => option.token)
+      assert.deepStrictEqual([...rows("### Options")].sort(), optionTokens.sort())
     }))
 
   it.effect("tokens puts modes first, then options in a stable order", () =>

@@ -26,7 +26,7 @@ export const framesWith = (frames: ReadonlyArray<unknown>, method: string): Arra
 export const responses = (frames: ReadonlyArray<unknown>): Array<Message> =>
   frames.filter((f): f is Message => isMessage(f) && f.method === undefined && f.id !== undefined)
 
-/** A client of the real fake MCP server (`packages/testing/fake-server`) with the given modes and options. */
+/** A client of the real fake MCP server (`packages/fake-server`) with the given modes and options. */
 export const fake = (options: FakeServer.Options, extra: Partial<McpClientOptions.McpClientOptions> = {}) => {
   const { args, command, env } = FakeServer.command(options)
   return McpClient.make({ command, args, env, name: "fake", ...extra })

@@ -9,7 +9,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { McpClient } from "@mcp-fleet/transport"
-import { Effect, Fiber, Latch, Stream } from "effect"
+import { Deferred, Effect, Exit, Fiber, Latch, Stream } from "effect"
 import { controlledPeer, eventually } from "../peers.ts"
 
 const BUFFER = 4
@@ -24,27 +24,65 @@ const setup = Effect.gen(function*() {
   const stalledOn = yield* Latch.make(false)
   const gate = yield* Latch.make(false)
   const stalled: Array<number> = []
+  // Waiters on what the stalled subscriber has received, woken by each delivery (no polling).
+  const waiters: Array<{ readonly check: () => boolean; readonly done: Deferred.Deferred<void> }> = []
+  const wake = Effect.sync(() => {
+    for (const w of waiters) if (w.check()) Deferred.doneUnsafe(w.done, Exit.void)
+  })
+  const stalledHas = (check: (received: ReadonlyArray<number>) => boolean) =>
+    Effect.gen(function*() {
+      const done = yield* Deferred.make<void>()
+      waiters.push({ check: () => check(stalled), done })
+      yield* wake
+      yield* Deferred.await(done)
+    })
   const stalledFiber = yield* client.notifications.pipe(
     Stream.runForEach((n) =>
-      Effect.sync(() => stalled.push(indexOf(n))).pipe(Effect.andThen(stalledOn.open), Effect.andThen(gate.await))
+      Effect.sync(() => stalled.push(indexOf(n))).pipe(
+        Effect.andThen(wake),
+        Effect.andThen(stalledOn.open),
+        Effect.andThen(gate.await)
+      )
     ),
     Effect.forkChild({ startImmediately: true })
   )
-  return { client, gate, p: yield* peer, stalled, stalledFiber, stalledOn }
+  return { client, gate, p: yield* peer, stalled, stalledFiber, stalledHas, stalledOn }
 })
+
+/** Completes when a fresh, fast subscriber (subscribed now) has received notification `i`. */
+const received = (client: McpClient.McpClient, i: number) =>
+  Effect.gen(function*() {
+    const seen = yield* Deferred.make<void>()
+    const fiber = yield* client.notifications.pipe(
+      Stream.runForEach((n) => (indexOf(n) === i ? Deferred.succeed(seen, undefined) : Effect.void)),
+      Effect.forkChild({ startImmediately: true })
+    )
+    return Deferred.await(seen).pipe(Effect.andThen(Fiber.interrupt(fiber)))
+  })
 
 describe("regression: a full notification buffer drops the oldest, per subscriber", () => {
   it.effect("a stalled subscriber loses the oldest notifications, not the newest", () =>
     Effect.gen(function*() {
-      const { client, gate, p, stalled, stalledFiber, stalledOn } = yield* setup
+      const { client, gate, p, stalled, stalledFiber, stalledHas, stalledOn } = yield* setup
+      // An active subscriber sees the notifications arrive: its receiving 20 means all 21 were read.
+      const twentyRead = yield* received(client, 20)
       yield* p.send(note(0))
       yield* stalledOn.await
       for (let i = 1; i <= 20; i++) yield* p.send(note(i))
-      yield* eventually(() => client.stats().notifications === 21, "all read")
+      yield* twentyRead
+      // The stalled subscriber holds 0 and, in its buffer of 4, the newest four: 17 to 20.
       yield* gate.open
-      yield* eventually(() => stalled.length >= 1 + BUFFER, "held ones delivered")
-      for (let i = 0; i < 100; i++) yield* Effect.yieldNow
-      assert.strictEqual(stalled[stalled.length - 1], 20, `the newest was dropped: got ${JSON.stringify(stalled)}`)
+      yield* stalledHas((r) => r.length >= 1 + BUFFER)
+      // A sentinel sent now comes after everything the subscriber still holds: once it arrives, every
+      // notification the subscriber will get from before it has been delivered. Nothing dropped, or the newest
+      // dropped, both give another sequence.
+      yield* p.send(note(99))
+      yield* stalledHas((r) => r.includes(99))
+      assert.deepStrictEqual(
+        stalled,
+        [0, 17, 18, 19, 20, 99],
+        `expected the oldest 16 dropped and the newest 4 kept: got ${JSON.stringify(stalled)}`
+      )
       yield* Fiber.interrupt(stalledFiber)
     }))
 

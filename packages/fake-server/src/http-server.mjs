@@ -26,6 +26,6 @@ startFakeHttpServer(tokens).then(
     }
   },
   (error) => {
-    process.stderr.write(`${error.message}; see packages/testing/README.md\n`, () => process.exit(2))
+    process.stderr.write(`${error.message}; see packages/fake-server/README.md\n`, () => process.exit(2))
   }
 )

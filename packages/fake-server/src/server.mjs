@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // A fake MCP server for tests: newline-delimited JSON-RPC 2.0 over stdio, plain JavaScript, no
 // dependencies. Behaviour is selected by tokens given as arguments or in FAKE_MCP_MODE (space
-// separated); see ../README.md for every mode, option and test-control tool.
+// separated); see ../README.md and vocabulary.mjs for every mode, option and test-control tool.
 //
 //   node server.mjs tools-list-paged tools=50 page-size=10
 //   FAKE_MCP_MODE="slow delay=50" node server.mjs
 import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
+import { modeEnvVar, modes as MODE_NAMES, numberOptions, stringOptions } from "./vocabulary.mjs"
 
 const SERVER_PATH = fileURLToPath(import.meta.url)
 
@@ -24,54 +25,28 @@ function main() {
   const SUPPORTED_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]
   const LATEST_VERSION = "2025-11-25"
 
-  const FLAG_MODES = new Set([
-    "plain",
-    "junk-first",
-    "reverse",
-    "slow",
-    "hang",
-    "die-on-call",
-    "tools-list",
-    "tools-list-paged",
-    "tools-list-endless",
-    "empty-list",
-    "list-changed",
-    "slow-list",
-    "no-initialize",
-    "ignore-sigterm",
-    "grandchild",
-    "stderr-flood",
-    "huge-line",
-    "annotations"
-  ])
-  // name → default; all numeric options are non-negative integers.
-  const NUMBER_OPTIONS = {
-    "batch": 4,
-    "delay": 200,
-    "tools": 2,
-    "page-size": 3,
-    "change-after": 50,
-    "burst": 1,
-    "list-delay": 500,
-    "flood-bytes": 8 * 1024 * 1024,
-    "huge-bytes": 16 * 1024 * 1024,
-    "crash-after": 0,
-    "init-delay": 0,
-    "exit-code": 0
-  }
-  const STRING_OPTIONS = new Set(["protocol", "run-id"])
+  const FLAG_MODES = new Set(MODE_NAMES)
+  // token → { default, min?, max? } (all numeric options are non-negative integers), and the string tokens.
+  const NUMBER_OPTIONS = Object.fromEntries(Object.values(numberOptions).map((o) => [o.token, o]))
+  const STRING_OPTIONS = new Set(Object.values(stringOptions).map((o) => o.token))
 
   // ---------------------------------------------------------------------------------------------
   // Tokens
-  const envTokens = (process.env.FAKE_MCP_MODE ?? "").split(/\s+/).filter((t) => t.length > 0)
+  const envTokens = (process.env[modeEnvVar] ?? "").split(/\s+/).filter((t) => t.length > 0)
   const tokens = [...envTokens, ...process.argv.slice(2)]
   const modes = new Set()
-  const opts = { ...NUMBER_OPTIONS, "protocol": undefined, "run-id": undefined }
+  const opts = Object.fromEntries([
+    ...Object.entries(NUMBER_OPTIONS).map(([token, o]) => [token, o.default]),
+    ...[...STRING_OPTIONS].map((token) => [token, undefined])
+  ])
   const seen = new Set()
   const tokenError = parseTokens()
   if (tokenError !== undefined) {
     // A bad token is a usage error: say which one on stderr and exit with code 2.
-    process.stderr.write(`fake-mcp-server: ${tokenError}; see packages/testing/README.md\n`, () => process.exit(2))
+    process.stderr.write(
+      `fake-mcp-server: ${tokenError}; see the README of @mcp-fleet/fake-server\n`,
+      () => process.exit(2)
+    )
     return
   }
   function parseTokens() {
@@ -88,8 +63,9 @@ function main() {
         if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
           return `option "${token}" needs a non-negative integer value`
         }
-        if (key === "crash-after" && Number(value) === 0) return `option "${token}" needs a value of at least 1`
-        if (key === "exit-code" && Number(value) > 255) return `option "${token}" needs a value of at most 255`
+        const { min, max } = NUMBER_OPTIONS[key]
+        if (min !== undefined && Number(value) < min) return `option "${token}" needs a value of at least ${min}`
+        if (max !== undefined && Number(value) > max) return `option "${token}" needs a value of at most ${max}`
         opts[key] = Number(value)
       } else if (STRING_OPTIONS.has(key)) {
         if (value.length === 0) return `option "${token}" needs a value`

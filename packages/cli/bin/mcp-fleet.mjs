@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+// The `mcp-fleet` command: a launcher in plain JavaScript, so that it loads on every Node and can say
+// what to do instead of failing with a stack trace.
+//
+// - In the repository, next to `mcp-fleet.ts`: runs that TypeScript entry, which needs Node ≥ 22.18
+//   (type stripping). On an older Node it prints one line that says what to do, and exits with code 1.
+// - In an installed package (npm never ships `mcp-fleet.ts`): runs the built `dist/bin/mcp-fleet.js`.
+import { existsSync } from "node:fs"
+
+const source = new URL("./mcp-fleet.ts", import.meta.url)
+const built = new URL("../dist/bin/mcp-fleet.js", import.meta.url)
+const fail = (line) => {
+  process.stderr.write(`mcp-fleet: ${line}\n`)
+  process.exit(1)
+}
+
+if (existsSync(source)) {
+  const [major, minor] = process.versions.node.split(".").map(Number)
+  if (major < 22 || (major === 22 && minor < 18)) {
+    fail(
+      `running from the sources needs Node >= 22.18, this is ${process.version}: use ./fleet mcp-fleet <command> ` +
+        `at the repository root (it provisions Node 22), or npm i -g @mcp-fleet/cli`
+    )
+  }
+  await import(source.href)
+} else if (existsSync(built)) {
+  await import(built.href)
+} else {
+  fail(`this package has no dist/ (it was packed without a build); reinstall @mcp-fleet/cli from the registry`)
+}
