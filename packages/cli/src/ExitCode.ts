@@ -82,10 +82,23 @@ export class ExitStatus extends Data.TaggedError("ExitStatus")<{ readonly code: 
 export const printError = (message: string): Effect.Effect<void> => Console.error(`mcp-fleet: ${message}`)
 
 /**
+ * The one line a defect gets on stderr: what was thrown (its first line only) and what to do next.
+ *
+ * @since 0.1.0
+ * @category reporting
+ */
+export const defectLine = <E>(cause: Cause.Cause<E>): string => {
+  const defect = Cause.squash(cause)
+  const text = defect instanceof Error ? `${defect.name}: ${defect.message}` : String(defect)
+  return `internal error (a bug in mcp-fleet): ${text.split("\n")[0]}; --log-level debug shows the stack`
+}
+
+/**
  * Turns every failure of `effect` into its message on stderr and an {@link ExitStatus}. Usage errors from
  * `effect/cli` (including a missing subcommand) have already been shown by the presenter and exit
- * {@link USAGE}. An interruption stays an interruption (exit 130 through `runMain`); a defect is printed
- * whole and exits {@link FAILURE}.
+ * {@link USAGE}. An interruption stays an interruption (exit 130 through `runMain`); a defect (a bug, not a
+ * typed failure) is one line, {@link defectLine}, with the whole cause logged at debug level
+ * (`--log-level debug`), and exits {@link FAILURE}.
  *
  * @since 0.1.0
  * @category reporting
@@ -97,7 +110,8 @@ export const report = <A, E extends { readonly _tag: string; readonly message: s
     if (Cause.hasInterruptsOnly(cause)) return Effect.interrupt
     const error = Cause.findErrorOption(cause)
     if (Option.isNone(error)) {
-      return printError(`unexpected failure:\n${Cause.pretty(cause)}`).pipe(
+      return Effect.logDebug(`the defect in full:\n${Cause.pretty(cause)}`).pipe(
+        Effect.andThen(printError(defectLine(cause))),
         Effect.andThen(Effect.fail(new ExitStatus({ code: FAILURE })))
       )
     }

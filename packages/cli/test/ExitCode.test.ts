@@ -37,6 +37,23 @@ describe("ExitCode", () => {
       }
     }))
 
+  it.effect("a defect is one line on stderr, not a stack, and exits 1", () =>
+    Effect.gen(function*() {
+      const exit = yield* ExitCode.report(Effect.die(new Error("Unable to get redacted value with label x\nat …")))
+        .pipe(
+          Effect.exit
+        )
+      assert.deepStrictEqual(yield* TestConsole.errorLines, [
+        "mcp-fleet: internal error (a bug in mcp-fleet): Error: Unable to get redacted value with label x; " +
+        "--log-level debug shows the stack"
+      ])
+      assert.isTrue(Exit.isFailure(exit))
+      if (Exit.isFailure(exit)) {
+        const error = exit.cause.reasons.find((r) => r._tag === "Fail")
+        assert.strictEqual(error?._tag === "Fail" ? error.error[Runtime.errorExitCode] : undefined, 1)
+      }
+    }))
+
   it.effect("an interruption stays an interruption (runMain turns it into 130)", () =>
     Effect.gen(function*() {
       const exit = yield* ExitCode.report(Effect.interrupt).pipe(Effect.exit)

@@ -3,10 +3,11 @@ import type { ManagerOptions } from "@mcp-fleet/manager"
 import { McpManager, ServerState, StatusText } from "@mcp-fleet/manager"
 import type { FakeSpawner } from "@mcp-fleet/testing"
 import { McpPeer } from "@mcp-fleet/testing"
-import { Cause, Context, Deferred, Effect, Exit, Fiber, Layer, Option, Scope, Stream } from "effect"
+import type { McpClient } from "@mcp-fleet/transport"
+import { Cause, Clock, Context, Deferred, Effect, Exit, Fiber, Layer, Option, Scope, Stream } from "effect"
 import type { ChildProcessSpawner } from "effect/process"
 import { TestClock } from "effect/testing"
-import { always, fleetSpawner, toolServer } from "./fleetPeers.ts"
+import { always, fleetSpawner, holdingStdout, toolServer } from "./fleetPeers.ts"
 
 const { eventually } = McpPeer
 
@@ -452,6 +453,46 @@ describe("McpManager (in-memory fleet)", () => {
         assert.include(manager.statusLines(), "a: offline")
         assert.strictEqual(StatusText.renderStatusLines(manager.health(), 0).split("\n").length, 5, "0 = unlimited")
       }))
+
+    it.effect("statusLines() renders health(), not the ledger: an exited process is offline before its watcher ran", () =>
+      Effect.gen(function*() {
+        // a's stdout stays open after its exit (a grandchild holds it) and the clock stands still, so the
+        // transport knows the process is gone but has not terminated: the ledger still says ready.
+        const release = yield* Deferred.make<void>()
+        const { layer, spawned } = fleetSpawner({
+          a: (_, peer) => toolServer("a", tools("x"))(peer),
+          b: (_, peer) => toolServer("b", tools("y"))(peer)
+        })
+        const manager = yield* build(
+          { servers: { a: server("a"), b: server("b") }, maxStatusLines: 5, reconnect: { maxAttempts: 0 } },
+          holdingStdout(layer, release)
+        )
+        // Runs before the manager's own shutdown (finalizers run last-added first), so a failure here never
+        // leaves a's reader waiting on the held pipe.
+        yield* Effect.addFinalizer(() => Deferred.succeed(release, undefined))
+        const same = () => assert.strictEqual(manager.statusLines(), StatusText.renderStatusLines(manager.health(), 5))
+        yield* manager.waitForReady("a")
+        yield* manager.waitForReady("b")
+        assert.include(manager.statusLines(), "a: ready")
+        const client = yield* manager.client("a")
+        yield* spawned.peers.a![0]!.exit(1)
+        yield* client.awaitExit
+        assert.strictEqual(stateOf(manager, "a").state, "offline", "health() reads isAlive")
+        same()
+        assert.include(manager.statusLines(), "a: offline")
+        assert.notInclude(manager.statusLines(), "a: ready")
+        assert.include(manager.statusLines(), "b: ready")
+        // Once stdout ends the crash watcher moves the ledger too; the text is still health()'s.
+        const offline = yield* manager.changes.pipe(
+          Stream.filter((c) => c.server === "a" && c.to === "offline"),
+          Stream.runHead,
+          Effect.forkChild({ startImmediately: true })
+        )
+        yield* Deferred.succeed(release, undefined)
+        yield* Fiber.join(offline)
+        same()
+        assert.include(manager.statusLines(), "a: offline")
+      }))
   })
 
   describe("ListChangedRefreshesTools", () => {
@@ -476,7 +517,10 @@ describe("McpManager (in-memory fleet)", () => {
 
     it.effect("an identical re-list fires nothing", () =>
       Effect.gen(function*() {
+        // Listings 1 and 2 are the same tool set (keys reordered); listing 3 really changes it. Announcements are
+        // dispatched in order, so once the third one's arrives, any announcement of the second would be there.
         let lists = 0
+        const secondListed = yield* Deferred.make<void>()
         const { layer, spawned } = fleetSpawner({
           same: (_, peer) =>
             McpPeer.serve({
@@ -484,20 +528,31 @@ describe("McpManager (in-memory fleet)", () => {
                 Effect.sync(() => {
                   if (msg.method !== "tools/list") return undefined
                   lists++
-                  return { tools: [{ name: "t", inputSchema: { type: "object", b: 1, a: 2 } }] }
+                  if (lists === 2) Deferred.doneUnsafe(secondListed, Exit.void)
+                  const schema = lists === 1 ? { type: "object", a: 2, b: 1 } : { type: "object", b: 1, a: 2 }
+                  const tools = [{ name: "t", inputSchema: schema }]
+                  return { tools: lists >= 3 ? [...tools, { name: "u", inputSchema: {} }] : tools }
                 })
             })(peer)
         })
-        let announced = 0
+        const announced: Array<ReadonlyArray<string>> = []
+        const realChange = yield* Deferred.make<void>()
         const manager = yield* build({
           servers: { same: server("same") },
-          onToolsChanged: () => Effect.sync(() => void announced++)
+          onToolsChanged: (c) =>
+            Effect.sync(() => {
+              announced.push(c.tools.map((t) => t.name))
+              if (c.tools.length === 2) Deferred.doneUnsafe(realChange, Exit.void)
+            })
         }, layer)
-        yield* waitState(manager, "same", "ready")
-        yield* spawned.peers.same![0]!.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" })
-        yield* eventually(() => lists === 2, "re-listed")
-        yield* Effect.yieldNow
-        assert.strictEqual(announced, 1, "only the first listing announced")
+        yield* manager.waitForReady("same")
+        const peer = spawned.peers.same![0]!
+        yield* peer.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" })
+        yield* Deferred.await(secondListed)
+        yield* peer.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" })
+        yield* Deferred.await(realChange)
+        assert.strictEqual(lists, 3)
+        assert.deepStrictEqual(announced, [["t"], ["t", "u"]], "the identical second listing announced nothing")
       }))
 
     it.effect("a burst of list_changed is coalesced into a bounded number of re-lists", () =>
@@ -584,43 +639,68 @@ describe("McpManager (in-memory fleet)", () => {
       const { layer } = fleetSpawner({ s: (_, peer) => toolServer("s", tools("t"))(peer) })
       const manager = yield* build({ servers: { s: server("s") } }, layer)
       const before = manager.health()
+      const copy = structuredClone(before)
       const first = yield* manager.changes.pipe(
         Stream.take(1),
         Stream.runCollect,
         Effect.forkChild({ startImmediately: true })
       )
-      yield* waitState(manager, "s", "ready")
       const [change] = yield* Fiber.join(first)
       assert.strictEqual(`${change!.from}->${change!.to}`, "starting->ready")
+      assert.strictEqual(stateOf(manager, "s").state, "ready")
+      assert.strictEqual(stateOf(manager, "s").tools.length, 1)
+      assert.deepStrictEqual(before, copy, "an earlier snapshot does not change, in any field")
       assert.strictEqual(before[0]!.state, "starting", "an earlier snapshot does not change")
-      assert.isTrue(Object.isFrozen(before) || before !== manager.health())
     }))
 
   it.effect("both shutdown paths drain every server in parallel, in bounded time", () =>
     Effect.gen(function*() {
       const names = ["s1", "s2", "s3", "s4", "s5"]
-      const { layer, spawned } = fleetSpawner(
-        Object.fromEntries(
-          names.map((n) => [n, always({ ignoreEof: true, onRequest: () => Effect.succeed(undefined) })])
-        ),
-        { ignoreSignals: ["SIGTERM"] }
-      )
-      const scope = yield* Scope.make()
-      const config = { command: "", client: { shutdownGrace: 1_000, killGrace: 2_000 } }
-      const manager = yield* build(
-        { servers: Object.fromEntries(names.map((n) => [n, { ...config, command: n }])) },
-        layer
-      ).pipe(
-        Scope.provide(scope)
-      )
-      assert.strictEqual(manager.health().length, 5)
-      const closing = yield* Scope.close(scope, Exit.void).pipe(Effect.forkChild({ startImmediately: true }))
+      /** Five servers that ignore EOF and SIGTERM, in a scope of their own; their clients, taken at start. */
+      const stubbornFleet = Effect.gen(function*() {
+        const { layer, spawned } = fleetSpawner(
+          Object.fromEntries(
+            names.map((n) => [n, always({ ignoreEof: true, onRequest: () => Effect.succeed(undefined) })])
+          ),
+          { ignoreSignals: ["SIGTERM"] }
+        )
+        const scope = yield* Scope.make()
+        const config = { command: "", client: { shutdownGrace: 1_000, killGrace: 2_000 } }
+        const manager = yield* build(
+          { servers: Object.fromEntries(names.map((n) => [n, { ...config, command: n }])) },
+          layer
+        ).pipe(Scope.provide(scope))
+        assert.strictEqual(manager.health().length, 5)
+        const clients = yield* Effect.forEach(names, (n) => manager.client(n))
+        return { clients, manager, scope, spawned }
+      })
+      const allExited = (clients: ReadonlyArray<McpClient.McpClient>, path: string) =>
+        clients.forEach((c) => {
+          assert.isTrue(Option.isSome(c.exitInfo()), `${path}: ${c.name}'s process has exited when it returns`)
+          assert.isFalse(c.isAlive(), `${path}: ${c.name} is not alive`)
+        })
+
+      // The scope's close: stdin closed, SIGTERM after the grace, SIGKILL after the kill grace.
+      const graceful = yield* stubbornFleet
+      const closing = yield* Scope.close(graceful.scope, Exit.void).pipe(Effect.forkChild({ startImmediately: true }))
       // One server's grace (1 s) + kill grace (2 s): sequential shutdown would need five times that.
       yield* TestClock.adjust("3 seconds")
       yield* Fiber.join(closing)
       for (const n of names) {
-        assert.strictEqual(yield* killSignal(spawned.peers[n]![0]!), "SIGTERM", `${n} got SIGTERM`)
+        assert.strictEqual(yield* killSignal(graceful.spawned.peers[n]![0]!), "SIGTERM", `${n} got SIGTERM`)
       }
+      allExited(graceful.clients, "scope close")
+
+      // forceClose: SIGKILL to every server at once, no grace, so it returns without the clock moving.
+      const forced = yield* stubbornFleet
+      const before = yield* Clock.currentTimeMillis
+      yield* forced.manager.forceClose
+      assert.strictEqual(yield* Clock.currentTimeMillis, before, "forceClose waited for no grace")
+      for (const n of names) {
+        assert.strictEqual(yield* killSignal(forced.spawned.peers[n]![0]!), "SIGKILL", `${n} got SIGKILL`)
+      }
+      allExited(forced.clients, "forceClose")
+      yield* Scope.close(forced.scope, Exit.void)
     }))
 
   it.effect("forceClose kills every server at once and stops reconnection", () =>

@@ -3,8 +3,9 @@
  * depend on how many times it has been spawned.
  */
 import { FakeSpawner, McpPeer } from "@mcp-fleet/testing"
-import { Effect } from "effect"
+import { Deferred, Effect, Layer, Stream } from "effect"
 import type { Scope } from "effect"
+import { ChildProcessSpawner } from "effect/process"
 
 export interface Spawned {
   readonly count: Record<string, number>
@@ -44,3 +45,24 @@ export const fleetSpawner = (scripts: Record<string, ScriptFor>, options?: FakeS
 
 /** The same peer script on every spawn. */
 export const always = (script: McpPeer.Script): ScriptFor => (_, peer) => McpPeer.serve(script)(peer)
+
+/**
+ * The processes of `inner` keep their stdout open after they exit, until `release` completes: as when a
+ * grandchild (an `npx` wrapper's server) still holds the pipe. The transport then sees the exit at once but
+ * cannot finish reading, so (under `TestClock`) the client stays exited-but-not-terminated until `release`.
+ */
+export const holdingStdout = (
+  inner: Layer.Layer<ChildProcessSpawner.ChildProcessSpawner>,
+  release: Deferred.Deferred<void>
+): Layer.Layer<ChildProcessSpawner.ChildProcessSpawner> =>
+  Layer.effect(
+    ChildProcessSpawner.ChildProcessSpawner,
+    Effect.map(ChildProcessSpawner.ChildProcessSpawner, (spawner) =>
+      ChildProcessSpawner.make((command) =>
+        Effect.map(spawner.spawn(command), (handle) =>
+          ChildProcessSpawner.makeHandle({
+            ...handle,
+            stdout: Stream.concat(handle.stdout, Stream.fromEffectDrain(Deferred.await(release)))
+          }))
+      ))
+  ).pipe(Layer.provide(inner))

@@ -50,6 +50,11 @@ export interface Peer {
   readonly stderr: (text: string) => Effect.Effect<void>
   /** Exits with a code: stdout and stderr end, `exitCode` succeeds. */
   readonly exit: (code: number) => Effect.Effect<void>
+  /**
+   * Exits with a code while stdout and stderr stay open, as when a grandchild inherited them (the `npx` wrapper
+   * case): `exitCode` succeeds, the output streams end only when the client kills the process group.
+   */
+  readonly exitHoldingOutput: (code: number) => Effect.Effect<void>
   /** Completes when the client has closed stdin. */
   readonly stdinClosed: Deferred.Deferred<void>
   /** Completes with the signal when the client kills the process. */
@@ -136,13 +141,26 @@ export const make = (
           Effect.sync(() => Queue.offerUnsafe(stdout, typeof data === "string" ? encoder.encode(data) : data)),
         stderr: (text) => Effect.sync(() => Queue.offerUnsafe(stderr, encoder.encode(text))),
         exit: (code) => finish(code, null),
+        exitHoldingOutput: (code) =>
+          Effect.sync(() => {
+            if (Deferred.isDoneUnsafe(exitSignal)) return
+            Deferred.doneUnsafe(exitSignal, Exit.succeed([code, null] as const))
+            Queue.endUnsafe(received)
+          }),
         stdinClosed,
         killed
+      }
+
+      const endOutput = () => {
+        Queue.endUnsafe(stdout)
+        Queue.endUnsafe(stderr)
       }
 
       const kill = (killOptions?: ChildProcess.KillOptions) =>
         Effect.gen(function*() {
           if (Deferred.isDoneUnsafe(exitSignal)) {
+            // The group's other members (a grandchild holding the output) die with the signal.
+            endOutput()
             return yield* Effect.fail(
               PlatformError.systemError({
                 _tag: "NotFound",
@@ -180,7 +198,9 @@ export const make = (
 
       yield* Effect.forkScoped(script(peer))
       yield* Effect.addFinalizer(() =>
-        Deferred.isDoneUnsafe(exitSignal) ? Effect.void : finish(null, String(command.options.killSignal ?? "SIGTERM"))
+        Deferred.isDoneUnsafe(exitSignal)
+          ? Effect.sync(endOutput)
+          : finish(null, String(command.options.killSignal ?? "SIGTERM"))
       )
 
       return ChildProcessSpawner.makeHandle({

@@ -37,6 +37,7 @@ import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as ChildEnvironment from "./internal/ChildEnvironment.ts"
 import * as Connection from "./internal/Connection.ts"
+import * as Pagination from "./internal/Pagination.ts"
 import { StderrTail } from "./internal/StderrTail.ts"
 import { decodeCallResult, decodeInitialize, decodePage, decodeTool } from "./internal/WireDecoders.ts"
 import type { McpClientOptions } from "./McpClientOptions.ts"
@@ -85,7 +86,10 @@ export interface CallOptions {
 export interface ToolList {
   readonly tools: ReadonlyArray<DiscoveredTool>
   readonly instructions: string | undefined
-  /** Listed tools that did not decode as an MCP `Tool`: left out, and said here rather than hidden. */
+  /**
+   * Listed tools left out, and said here rather than hidden: one that did not decode as an MCP `Tool`, or one whose
+   * name an earlier listed tool already has (the first is kept). `index` counts every listed tool, across pages.
+   */
   readonly skipped: ReadonlyArray<
     { readonly index: number; readonly name: string | undefined; readonly reason: string }
   >
@@ -131,7 +135,10 @@ export interface McpClient {
   readonly awaitReady: Effect.Effect<ServerSession, InitializeError>
   /** The server's session (info, capabilities, protocol version, instructions) once ready. */
   readonly session: () => Option.Option<ServerSession>
-  /** Every tool of the server, following `nextCursor` until it is absent (at most `maxPages` pages). */
+  /**
+   * Every tool of the server, following `nextCursor` until it is absent (at most `maxPages` pages); in the legacy
+   * protocol era (≤ 2025-11-25) `nextCursor: ""` ends the list too.
+   */
   readonly listTools: (options?: CallOptions) => Effect.Effect<ToolList, ListToolsError>
   /** Calls a tool. Before the server is ready it fails with `ErrIndexBuilding`. */
   readonly callTool: (
@@ -229,7 +236,6 @@ export const make = (
 
     // ---- background initialize ----
     const ready = yield* Deferred.make<ServerSession, InitializeError>()
-    let session: ServerSession | undefined
     let closing: Deferred.Deferred<void> | undefined
 
     const initialize = Effect.gen(function*() {
@@ -237,7 +243,9 @@ export const make = (
         protocolVersion: LATEST_PROTOCOL_VERSION,
         capabilities: opts.capabilities,
         clientInfo: opts.clientInfo
-      }, { timeoutMs: Infinity, cancellable: false })
+      }, { timeoutMs: Infinity, cancellable: false }).pipe(
+        Effect.mapError((error) => versionRejection(error) ?? error)
+      )
       const decoded = decodeInitialize(raw)
       if (Exit.isFailure(decoded)) {
         return yield* new ProtocolError({ server, method: "initialize", detail: schemaDetail(decoded.cause) })
@@ -257,9 +265,35 @@ export const make = (
         capabilities: result.capabilities,
         instructions: result.instructions
       }
-      session = established
       return established
     })
+
+    /**
+     * The one readiness value. Written once, by whoever settles `ready` (the initialize fiber, or shutdown when it
+     * never ran), in the same synchronous step as `ready` itself: no reader can see `ready` failed and the client
+     * still starting.
+     */
+    let readiness: Readiness = { _tag: "Starting" }
+    const settleReadiness = (outcome: Readiness & { readonly _tag: "Ready" | "Failed" }): void => {
+      if (readiness._tag !== "Starting") return
+      readiness = outcome
+      Deferred.doneUnsafe(ready, outcome._tag === "Ready" ? Exit.succeed(outcome.session) : Exit.fail(outcome.error))
+    }
+
+    /** A `-32022` answer to `initialize` listing the server's versions: no version in common. */
+    const versionRejection = (error: RequestError): UnsupportedProtocolVersion | undefined => {
+      if (error._tag !== "RemoteError" || error.code !== -32022) return undefined
+      const data = error.data
+      if (typeof data !== "object" || data === null || !("supported" in data) || !Array.isArray(data.supported)) {
+        return undefined
+      }
+      return new UnsupportedProtocolVersion({
+        server,
+        requested: LATEST_PROTOCOL_VERSION,
+        serverSupported: data.supported.filter((v: unknown): v is string => typeof v === "string"),
+        supported: [...SUPPORTED_PROTOCOL_VERSIONS]
+      })
+    }
 
     // ---- shutdown: both paths end here and drain the same fibers ----
     const shutdown = (mode: "graceful" | "force", reason: string): Effect.Effect<void> =>
@@ -279,7 +313,7 @@ export const make = (
           }))
           yield* Fiber.interrupt(initFiber)
           // If initialize never got to run, nobody else completes readiness: fail it with the close.
-          yield* Deferred.fail(ready, conn.failure() ?? new ClientClosed({ server, reason }))
+          settleReadiness({ _tag: "Failed", error: conn.failure() ?? new ClientClosed({ server, reason }) })
           yield* Fiber.interrupt(writerFiber)
           // The reader ends when every holder of stdout has closed it; the group is dead by now.
           yield* Effect.raceFirst(Fiber.await(readerFiber), Effect.sleep(opts.killGraceMs))
@@ -294,15 +328,18 @@ export const make = (
 
     const initFiber = yield* initialize.pipe(
       Effect.matchEffect({
-        onSuccess: (established) => Deferred.succeed(ready, established),
-        onFailure: (error) =>
-          Deferred.fail(ready, error).pipe(
-            Effect.andThen(
-              error._tag === "UnsupportedProtocolVersion"
-                ? Effect.forkIn(shutdown("graceful", "the server's protocol version is not supported"), scope)
-                : Effect.void
-            )
-          )
+        onSuccess: (session) => Effect.sync(() => settleReadiness({ _tag: "Ready", session })),
+        onFailure: (error) => {
+          // A terminal initialize failure (not the connection's own end): the server will never be usable, so it
+          // is shut down gracefully rather than left running, alive and never ready. The connection is closed
+          // (stdin ended) before readiness settles, so whoever sees `awaitReady` fail also sees `isAlive()` false.
+          const terminal = conn.failure() === undefined
+          if (terminal) conn.close("its initialize failed", "end")
+          settleReadiness({ _tag: "Failed", error })
+          return terminal
+            ? Effect.asVoid(Effect.forkIn(shutdown("graceful", "its initialize failed"), scope))
+            : Effect.void
+        }
       }),
       annotate,
       Effect.forkScoped
@@ -310,23 +347,21 @@ export const make = (
 
     yield* Effect.addFinalizer(() => shutdown("graceful", "its scope was closed"))
 
-    /** Why a call cannot run yet: the connection's failure, the initialize failure, or `whenStarting`. */
+    /**
+     * Why a call cannot run: the initialize failure, else the connection's end (a dead process is `ProcessExited`
+     * even while its output is still being drained), else `whenStarting` (alive and not initialized yet).
+     */
     const notReady = <E>(whenStarting: () => E): Effect.Effect<never, InitializeError | E> =>
       Effect.suspend((): Effect.Effect<never, InitializeError | E> => {
-        const failure = conn.failure()
+        if (readiness._tag === "Failed") return Effect.fail(readiness.error)
+        const failure = conn.deadError()
         if (failure !== undefined) return Effect.fail(failure)
-        const initOutcome = readyFailure()
-        if (initOutcome !== undefined) return Effect.fail(initOutcome)
         return Effect.fail(whenStarting())
       })
 
-    let initError: InitializeError | undefined
-    const readyFailure = (): InitializeError | undefined => initError
-    yield* Deferred.await(ready).pipe(
-      Effect.tapError((error) => Effect.sync(() => (initError = error))),
-      Effect.ignore,
-      Effect.forkScoped
-    )
+    /** The session, when the client can take calls now. */
+    const usable = (): ServerSession | undefined =>
+      readiness._tag === "Ready" && conn.deadError() === undefined ? readiness.session : undefined
 
     const requestTimeout = (options: CallOptions | undefined) => toMs(options?.timeout, opts.requestTimeoutMs)
 
@@ -346,7 +381,7 @@ export const make = (
       options?: CallOptions
     ): Effect.Effect<CallToolResult, CallToolError> =>
       Effect.suspend(() =>
-        session === undefined || conn.failure() !== undefined
+        usable() === undefined
           ? notReady(() => new ErrIndexBuilding({ server, tool: name }))
           : Effect.flatMap(
             conn.request("tools/call", { name, arguments: args ?? {} }, {
@@ -358,13 +393,14 @@ export const make = (
       )
 
     const listTools = Effect.fn("McpClient.listTools")(function*(options?: CallOptions) {
-      if (session === undefined || conn.failure() !== undefined) {
-        return yield* notReady(() => new NotReady({ server, operation: "listTools" }))
-      }
+      const session = usable()
+      if (session === undefined) return yield* notReady(() => new NotReady({ server, operation: "listTools" }))
       const instructions = session.instructions
       const tools: Array<DiscoveredTool> = []
       const skipped: Array<{ index: number; name: string | undefined; reason: string }> = []
       const seen = new Set<string>()
+      // The first tool of a name wins: a later one is reported, never silently merged or overwriting the first.
+      const firstIndex = new Map<string, number>()
       let cursor: string | undefined
       for (let page = 1;; page++) {
         const raw = yield* conn.request("tools/list", cursor === undefined ? {} : { cursor }, {
@@ -376,14 +412,31 @@ export const make = (
           return yield* new ProtocolError({ server, method: "tools/list", detail: schemaDetail(decoded.cause) })
         }
         for (const item of decoded.value.tools) {
+          const index = tools.length + skipped.length
           const tool = decodeTool(item)
-          if (Exit.isSuccess(tool)) tools.push(tool.value)
-          else {
-            skipped.push({ index: tools.length + skipped.length, name: nameOf(item), reason: schemaDetail(tool.cause) })
+          if (Exit.isFailure(tool)) {
+            skipped.push({ index, name: nameOf(item), reason: schemaDetail(tool.cause) })
+            continue
           }
+          const name = tool.value.name
+          const first = firstIndex.get(name)
+          if (first !== undefined) {
+            skipped.push({
+              index,
+              name,
+              reason: `another tool named ${
+                JSON.stringify(name)
+              } was listed before it (index ${first}); the first is kept`
+            })
+            continue
+          }
+          firstIndex.set(name, index)
+          tools.push(tool.value)
         }
         const next = decoded.value.nextCursor
-        if (next === undefined) return { tools, instructions, skipped, pages: page } satisfies ToolList
+        if (Pagination.endsList(next, session.protocolVersion)) {
+          return { tools, instructions, skipped, pages: page } satisfies ToolList
+        }
         if (seen.has(next)) return yield* new RepeatedCursor({ server, method: "tools/list", page })
         if (page >= opts.maxPages) return yield* new PageCapExceeded({ server, method: "tools/list", pages: page })
         seen.add(next)
@@ -398,9 +451,9 @@ export const make = (
       name: server,
       pid: handle.pid,
       isAlive: conn.isAlive,
-      isReady: () => session !== undefined && conn.isAlive(),
+      isReady: () => usable() !== undefined,
       awaitReady: Deferred.await(ready),
-      session: () => Option.fromUndefinedOr(session),
+      session: () => Option.fromUndefinedOr(readiness._tag === "Ready" ? readiness.session : undefined),
       listTools,
       callTool,
       ping: (options) => Effect.asVoid(request("ping", undefined, options)),
@@ -420,6 +473,12 @@ export const make = (
     }
     return client
   })
+
+/** Where `initialize` stands. */
+type Readiness =
+  | { readonly _tag: "Starting" }
+  | { readonly _tag: "Ready"; readonly session: ServerSession }
+  | { readonly _tag: "Failed"; readonly error: InitializeError }
 
 const nameOf = (item: unknown): string | undefined =>
   typeof item === "object" && item !== null && "name" in item && typeof item.name === "string" ? item.name : undefined

@@ -7,12 +7,13 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import { oneLine } from "./internal/ServerText.ts"
 
 const StderrTail = Schema.Array(Schema.String)
 
 const tailSuffix = (tail: ReadonlyArray<string>): string => {
   const last = tail.length > 0 ? tail[tail.length - 1] : undefined
-  return last === undefined ? "" : ` Last stderr line: ${JSON.stringify(last)}.`
+  return last === undefined ? "" : ` Last stderr line: ${JSON.stringify(oneLine(last))}.`
 }
 
 /**
@@ -85,7 +86,8 @@ export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()("Reques
 }
 
 /**
- * The server answered with a JSON-RPC error object.
+ * The server answered with a JSON-RPC error object. `message` carries the server's text on one line, cut after 500
+ * characters; `remoteMessage` keeps all of it.
  *
  * @since 0.1.0
  * @category errors
@@ -98,12 +100,13 @@ export class RemoteError extends Schema.TaggedError<RemoteError>()("RemoteError"
   data: Schema.optionalKey(Schema.Unknown)
 }) {
   override get message(): string {
-    return `MCP server "${this.server}" answered ${this.method} with error ${this.code}: ${this.remoteMessage}`
+    return `MCP server "${this.server}" answered ${this.method} with error ${this.code}: ${oneLine(this.remoteMessage)}`
   }
 }
 
 /**
- * The server broke the protocol: a result of the wrong shape, a response with both `result` and `error`.
+ * The server broke the protocol: a result of the wrong shape, a response with both `result` and `error`. `message`
+ * carries `detail` on one line, cut after 500 characters.
  *
  * @since 0.1.0
  * @category errors
@@ -114,7 +117,7 @@ export class ProtocolError extends Schema.TaggedError<ProtocolError>()("Protocol
   detail: Schema.String
 }) {
   override get message(): string {
-    return `MCP server "${this.server}" sent an invalid answer to ${this.method}: ${this.detail}`
+    return `MCP server "${this.server}" sent an invalid answer to ${this.method}: ${oneLine(this.detail)}`
   }
 }
 
@@ -168,7 +171,9 @@ export class MessageTooLarge extends Schema.TaggedError<MessageTooLarge>()("Mess
 }
 
 /**
- * The server answered `initialize` with a protocol version this client does not speak.
+ * The server and this client share no protocol version: the server answered `initialize` with a version this
+ * client does not speak (`answered`), or rejected the client's version with error `-32022` and listed the ones it
+ * speaks (`serverSupported`). The client shuts such a server down.
  *
  * @since 0.1.0
  * @category errors
@@ -176,13 +181,26 @@ export class MessageTooLarge extends Schema.TaggedError<MessageTooLarge>()("Mess
 export class UnsupportedProtocolVersion
   extends Schema.TaggedError<UnsupportedProtocolVersion>()("UnsupportedProtocolVersion", {
     server: Schema.String,
-    answered: Schema.String,
+    /** The version the server answered with; absent when it rejected the request instead. */
+    answered: Schema.optionalKey(Schema.String),
+    /** The version this client offered, when the server rejected it. */
+    requested: Schema.optionalKey(Schema.String),
+    /** The versions the server says it supports (`data.supported` of its `-32022` error). */
+    serverSupported: Schema.optionalKey(Schema.Array(Schema.String)),
+    /** The versions this client supports. */
     supported: Schema.Array(Schema.String)
   })
 {
   override get message(): string {
+    if (this.answered === undefined) {
+      return `MCP server "${this.server}" does not support protocol version ${
+        JSON.stringify(this.requested ?? "")
+      } (it supports ${oneLine((this.serverSupported ?? []).join(", "))}; this client supports ${
+        this.supported.join(", ")
+      }).`
+    }
     return `MCP server "${this.server}" answered protocol version ${
-      JSON.stringify(this.answered)
+      JSON.stringify(oneLine(this.answered, 100))
     }, which this client does not support (it supports ${this.supported.join(", ")}).`
   }
 }

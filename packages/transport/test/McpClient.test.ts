@@ -95,11 +95,12 @@ describe("McpClient (in-memory peer)", () => {
   })
 
   describe("ListToolsPaginates", () => {
-    it.effect("follows nextCursor (an empty string is a cursor) until it is absent", () =>
+    // In the legacy era `nextCursor: ""` ends a list instead (faults/wireValidation.test.ts).
+    it.effect("follows nextCursor until it is absent", () =>
       Effect.gen(function*() {
         const pages: Record<string, { tools: unknown; nextCursor?: string }> = {
-          start: { tools: toolsPage(["a", "b"]), nextCursor: "" },
-          "": { tools: toolsPage(["c"]), nextCursor: "p3" },
+          start: { tools: toolsPage(["a", "b"]), nextCursor: "p2" },
+          p2: { tools: toolsPage(["c"]), nextCursor: "p3" },
           p3: { tools: toolsPage(["d", "e"]) }
         }
         const { frames, layer } = yield* controlledPeer({
@@ -115,7 +116,7 @@ describe("McpClient (in-memory peer)", () => {
         assert.deepStrictEqual(list.tools.map((t) => t.name), ["a", "b", "c", "d", "e"])
         assert.strictEqual(list.pages, 3)
         assert.strictEqual(list.instructions, "hello")
-        assert.deepStrictEqual(framesWith(frames, "tools/list").map((f) => f.params), [{}, { cursor: "" }, {
+        assert.deepStrictEqual(framesWith(frames, "tools/list").map((f) => f.params), [{}, { cursor: "p2" }, {
           cursor: "p3"
         }])
       }))

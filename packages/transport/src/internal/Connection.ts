@@ -94,8 +94,13 @@ export interface Connection {
   readonly notifications: PubSub.PubSub<ServerNotification>
   readonly stats: Stats
   readonly pendingCount: () => number
-  /** The error every new request fails with, or `undefined` while the connection is usable. */
+  /** The error the connection was terminated with, or `undefined` while it is not. */
   readonly failure: () => ProcessExited | ClientClosed | undefined
+  /**
+   * The error every new request fails with: the termination's, or `ProcessExited` as soon as the process has
+   * exited (while its last output is still being drained); `undefined` while the connection is usable.
+   */
+  readonly deadError: () => ProcessExited | ClientClosed | undefined
   readonly exitInfo: () => ExitInfo | undefined
   readonly isAlive: () => boolean
   /** Completes when the connection stops being usable, with the error new requests now fail with. */
@@ -203,7 +208,8 @@ export const make = (
     // ---- the one request path ----
     const request = (method: string, params: unknown, options: RequestOptions): Effect.Effect<unknown, RequestError> =>
       Effect.callback<unknown, RequestError>((resume) => {
-        if (failed !== undefined) return resume(Exit.fail(failed))
+        const dead = deadError()
+        if (dead !== undefined) return resume(Exit.fail(dead))
         if (pending.size >= config.maxInFlight) {
           return resume(Exit.fail(new TooManyInFlight({ server, limit: config.maxInFlight })))
         }
@@ -255,6 +261,9 @@ export const make = (
 
     const processExited = (info: ExitInfo) =>
       new ProcessExited({ server, code: info.code, signal: info.signal, stderrTail: config.stderr.snapshot() })
+
+    // No request sent after the exit can be answered: it fails at once, without waiting for the drain.
+    const deadError = () => failed ?? (exited === undefined ? undefined : processExited(exited))
 
     // ---- the reader: dispatch each line synchronously ----
     const settle = (id: JsonRpc.Id, exit: Exit.Exit<unknown, RequestError>, what: string) => {
@@ -321,12 +330,23 @@ export const make = (
       line: onLine,
       oversize: (bytes, head, tail) => {
         stats.oversize++
-        const id = JsonRpc.sniffId(head, tail)
-        const entry = typeof id === "number" ? pending.get(id) : undefined
+        const { id, kind } = JsonRpc.sniffOversize(head, tail)
+        // Only a response settles a call: a server request's id is the server's own, whatever it equals.
+        const entry = kind === "response" && typeof id === "number" ? pending.get(id) : undefined
         if (entry !== undefined) {
           pending.delete(entry.id)
           entry.resume(
             Exit.fail(new MessageTooLarge({ server, method: entry.method, bytes, limit: config.maxMessageBytes }))
+          )
+        }
+        if (kind === "request" && id !== undefined) {
+          stats.serverRequests++
+          write(
+            JsonRpc.errorFrame(
+              id,
+              -32600,
+              `Request too large: at least ${bytes} bytes, over this client's ${config.maxMessageBytes}-byte limit`
+            )
           )
         }
         diagnose(
@@ -417,6 +437,7 @@ export const make = (
       stats,
       pendingCount: () => pending.size,
       failure: () => failed,
+      deadError,
       exitInfo: () => exited,
       isAlive: () => exited === undefined && failed === undefined,
       terminated,

@@ -28,6 +28,8 @@ export type Incoming =
 
 const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
+const isInteger = (u: unknown): u is number => typeof u === "number" && Number.isInteger(u)
+
 const isId = (u: unknown): u is Id => typeof u === "string" || (typeof u === "number" && Number.isInteger(u))
 
 const parseJson = (line: string): { ok: true; value: unknown } | { ok: false; reason: string } => {
@@ -67,7 +69,7 @@ export const classify = (line: string): Incoming => {
   }
   if (hasError) {
     const error = msg.error
-    if (!isObject(error) || typeof error.code !== "number" || typeof error.message !== "string") {
+    if (!isObject(error) || !isInteger(error.code) || typeof error.message !== "string") {
       return { _tag: "Invalid", id: validId, reason: "an error object without an integer code and a message" }
     }
     return {
@@ -99,6 +101,94 @@ export const sniffId = (head: string, tail: string): Id | undefined => {
     return parsed.ok && typeof parsed.value === "string" ? parsed.value : undefined
   }
   return Number(raw)
+}
+
+/** What the start and the end of an oversize message show it to be. */
+export interface OversizeSniff {
+  /** `response`: a top-level `result` or `error` key and no `method`; `request`/`notification`: a `method`. */
+  readonly kind: "response" | "request" | "notification" | "unknown"
+  readonly id: Id | undefined
+}
+
+/**
+ * Classifies a message too large to parse from its head and tail excerpts only. The head's top-level keys are
+ * read in order for as long as the excerpt lasts, so the kind is known whenever a distinguishing key (`method`,
+ * `result`, `error`) comes before the first value that runs past the excerpt. `unknown` when it does not.
+ */
+export const sniffOversize = (head: string, tail: string): OversizeSniff => {
+  const keys = topLevelKeys(head)
+  const id = sniffId(head, tail)
+  if (keys.has("method")) return { kind: id === undefined ? "notification" : "request", id }
+  if (keys.has("result") || keys.has("error")) return { kind: "response", id }
+  // The method may come last (after a huge `params`), as in `{"method":…,"params":…}` reversed: look at the tail.
+  if (tailMethod.test(tail)) return { kind: id === undefined ? "notification" : "request", id }
+  return { kind: "unknown", id }
+}
+
+const tailMethod =
+  /"method"\s*:\s*"(?:[^"\\]|\\.)*"\s*(?:,\s*"(?:jsonrpc|id)"\s*:\s*(?:-?\d+|"(?:[^"\\]|\\.)*")\s*)*\}\s*$/
+
+/** The top-level keys of a JSON object's text, as far as the (possibly cut) text goes. Never throws. */
+const topLevelKeys = (text: string): Set<string> => {
+  const keys = new Set<string>()
+  let i = skipSpace(text, 0)
+  if (text[i] !== "{") return keys
+  i++
+  while (i < text.length) {
+    i = skipSpace(text, i)
+    if (text[i] !== "\"") return keys
+    const end = stringEnd(text, i)
+    if (end === -1) return keys
+    const parsed = parseJson(text.slice(i, end))
+    i = skipSpace(text, end)
+    if (text[i] !== ":") return keys
+    if (parsed.ok && typeof parsed.value === "string") keys.add(parsed.value)
+    i = valueEnd(text, skipSpace(text, i + 1))
+    if (i === -1) return keys
+    i = skipSpace(text, i)
+    if (text[i] !== ",") return keys
+    i++
+  }
+  return keys
+}
+
+const skipSpace = (text: string, from: number): number => {
+  let i = from
+  while (i < text.length && (text[i] === " " || text[i] === "\t" || text[i] === "\n" || text[i] === "\r")) i++
+  return i
+}
+
+/** The index just past the string starting at `from` (a quote), or -1 when the text ends first. */
+const stringEnd = (text: string, from: number): number => {
+  for (let i = from + 1; i < text.length; i++) {
+    if (text[i] === "\\") i++
+    else if (text[i] === "\"") return i + 1
+  }
+  return -1
+}
+
+/** The index just past the value starting at `from`, or -1 when the text ends first. */
+const valueEnd = (text: string, from: number): number => {
+  const first = text[from]
+  if (first === "\"") return stringEnd(text, from)
+  if (first === "{" || first === "[") {
+    let depth = 0
+    for (let i = from; i < text.length; i++) {
+      const c = text[i]
+      if (c === "\"") {
+        i = stringEnd(text, i) - 1
+        if (i < 0) return -1
+      } else if (c === "{" || c === "[") depth++
+      else if (c === "}" || c === "]") {
+        depth--
+        if (depth === 0) return i + 1
+      }
+    }
+    return -1
+  }
+  let i = from
+  while (i < text.length && text[i] !== "," && text[i] !== "}") i++
+  return i < text.length ? i : -1
 }
 
 /** One outbound request frame, newline-terminated. */

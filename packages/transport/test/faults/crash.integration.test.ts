@@ -83,4 +83,24 @@ describe("Fault: crash (real fake server)", () => {
       assert.isFalse(exists(client.pid))
       assert.isFalse(exists(grandchild), "closing the client ended the grandchild too")
     }).pipe(Effect.provide(NodeServices.layer)))
+
+  it.live("a dead process is ProcessExited at once, even while a grandchild holds stdout before initialize", () =>
+    Effect.gen(function*() {
+      const scope = yield* closableScope
+      // The server exits on its first request (initialize); its grandchild keeps stdout and stderr open, so the
+      // connection is not terminated until the drain window ends.
+      const client = yield* fake({ modes: ["grandchild"], crashAfter: 1 }, {
+        ...NEVER,
+        shutdownGrace: 200,
+        killGrace: 200
+      }).pipe(Scope.provide(scope))
+      yield* waitUntil(() => !client.isAlive(), "the process exited")
+      const call = failureOf(yield* Effect.exit(client.callTool("echo")))
+      const list = failureOf(yield* Effect.exit(client.listTools()))
+      assert.strictEqual(call._tag, "ProcessExited", "a dead process is never ErrIndexBuilding")
+      assert.strictEqual(list._tag, "ProcessExited", "a dead process is never NotReady")
+      if (call._tag === "ProcessExited") assert.strictEqual(call.code, 4)
+      assert.strictEqual(failureOf(yield* Effect.exit(client.awaitReady))._tag, "ProcessExited")
+      yield* Scope.close(scope, Exit.void)
+    }).pipe(Effect.provide(NodeServices.layer)))
 })

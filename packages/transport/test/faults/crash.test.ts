@@ -106,4 +106,23 @@ describe("Fault: crash (in-memory peer)", () => {
       assert.strictEqual(failureOf(yield* Effect.exit(client.awaitReady))._tag, "ClientClosed")
       assert.strictEqual(client.stats().pending, 0)
     }))
+
+  it.effect("a process that exits before initialize while its output stays open is ProcessExited at once", () =>
+    Effect.gen(function*() {
+      const { layer, peer } = yield* controlledPeer({ initialize: "never" })
+      const client = yield* McpClient.make({ command: "server" }).pipe(Effect.provide(layer))
+      const p = yield* peer
+      yield* p.stderr("fatal: no index\n")
+      // As when a grandchild holds stdout: the exit is known, the output is not drained (and the clock never
+      // moves, so the drain window never ends).
+      yield* p.exitHoldingOutput(4)
+      yield* client.awaitExit
+      assert.isFalse(client.isAlive())
+      const call = failureOf(yield* Effect.exit(client.callTool("x")))
+      assert.strictEqual(call._tag, "ProcessExited", "a dead process is never ErrIndexBuilding")
+      if (call._tag === "ProcessExited") assert.strictEqual(call.code, 4)
+      assert.strictEqual(failureOf(yield* Effect.exit(client.listTools()))._tag, "ProcessExited")
+      assert.strictEqual(failureOf(yield* Effect.exit(client.ping()))._tag, "ProcessExited")
+      assert.isFalse(client.isReady())
+    }))
 })

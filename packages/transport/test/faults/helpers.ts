@@ -53,3 +53,9 @@ export const closableScope: Effect.Effect<Scope.Closeable, never, Scope.Scope> =
   Scope.make(),
   (scope) => Scope.close(scope, Exit.void)
 )
+
+/** The `cursor` of a `tools/list` request's params, if it has one. */
+export const cursorOf = (params: unknown): string | undefined =>
+  typeof params === "object" && params !== null && "cursor" in params && typeof params.cursor === "string"
+    ? params.cursor
+    : undefined

@@ -5,17 +5,12 @@ import { assert, describe, it } from "@effect/vitest"
 import { McpClient } from "@mcp-fleet/transport"
 import { Effect } from "effect"
 import { controlledPeer } from "../peers.ts"
-import { failureOf, framesWith } from "./helpers.ts"
+import { cursorOf, failureOf, framesWith } from "./helpers.ts"
 
 const page = (name: string, nextCursor?: string) => ({
   tools: [{ name, inputSchema: { type: "object" } }],
   ...(nextCursor === undefined ? {} : { nextCursor })
 })
-
-const cursorOf = (params: unknown): string | undefined =>
-  typeof params === "object" && params !== null && "cursor" in params && typeof params.cursor === "string"
-    ? params.cursor
-    : undefined
 
 describe("Fault: pagination (in-memory peer)", () => {
   it.effect("a cursor cycle a → b → c → a fails with RepeatedCursor after exactly 3 requests", () =>

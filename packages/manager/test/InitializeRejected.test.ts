@@ -1,0 +1,62 @@
+/**
+ * A server whose every start fails `initialize` terminally (here: `-32022`, no protocol version in common). The
+ * transport shuts each such child down and reports the typed error; the manager must not respawn it in a loop:
+ * attempts follow the backoff and stop at `maxAttempts` (issue 11, item 3).
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { McpManager } from "@mcp-fleet/manager"
+import type { FakeSpawner } from "@mcp-fleet/testing"
+import { McpPeer } from "@mcp-fleet/testing"
+import { Context, Deferred, Effect, Layer, Queue } from "effect"
+import { TestClock } from "effect/testing"
+import { fleetSpawner } from "./fleetPeers.ts"
+
+const { eventually } = McpPeer
+
+/** Answers `initialize` with `-32022` listing only a version the client does not speak; exits on stdin EOF. */
+const rejectsVersion = (_: number, peer: FakeSpawner.Peer) =>
+  Effect.gen(function*() {
+    while (true) {
+      const next = yield* Effect.result(Queue.take(peer.received))
+      if (next._tag === "Failure") return yield* peer.exit(0)
+      const msg = next.success
+      if (typeof msg === "object" && msg !== null && "method" in msg && msg.method === "initialize" && "id" in msg) {
+        yield* peer.send({
+          jsonrpc: "2.0",
+          id: msg.id,
+          error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2099-01-01"] } }
+        })
+      }
+    }
+  })
+
+describe("a server whose initialize is rejected on every start", () => {
+  it.effect("is shut down each time, retried on the backoff only, and given up after maxAttempts", () =>
+    Effect.gen(function*() {
+      const { layer, spawned } = fleetSpawner({ old: rejectsVersion })
+      const context = yield* Layer.build(
+        McpManager.layer({
+          servers: { old: { command: "old" } },
+          reconnect: { initialDelay: "1 second", factor: 1, maxDelay: "1 second", maxAttempts: 3 }
+        }).pipe(Layer.provide(layer))
+      )
+      const manager = Context.get(context, McpManager.McpManager)
+      const health = () => manager.health().find((h) => h.name === "old")!
+      yield* eventually(() => spawned.peers.old?.[0] !== undefined, "first spawn")
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        yield* eventually(() => health().attempt === attempt, `attempt ${attempt} scheduled`)
+        assert.strictEqual(spawned.count.old, attempt, `no respawn before the ${attempt}. delay has passed`)
+        yield* TestClock.adjust("1 second")
+        yield* eventually(() => spawned.count.old === attempt + 1, `spawn ${attempt + 1}`)
+      }
+      yield* eventually(() => health().gaveUp, "gave up")
+      yield* TestClock.adjust("1 hour")
+      assert.strictEqual(spawned.count.old, 4, "no attempt after the last")
+      assert.strictEqual(health().state, "offline")
+      // Every child was shut down gracefully: its stdin was ended, and it exited on its own, without a signal.
+      for (const peer of spawned.peers.old!) {
+        assert.isTrue(Deferred.isDoneUnsafe(peer.stdinClosed), "stdin ended")
+        assert.isFalse(Deferred.isDoneUnsafe(peer.killed), "no signal needed")
+      }
+    }))
+})

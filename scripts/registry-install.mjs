@@ -1,0 +1,371 @@
+#!/usr/bin/env node
+// The install-from-a-registry test: the packages as npm would serve them, installed the way a user would.
+//
+//  1. packs every published package (`pnpm pack`, whose prepack builds) and checks each tarball: a LICENSE,
+//     the built code, no tests, no tsconfig, no `catalog:`/`workspace:` specifiers, effect as a range;
+//  2. starts a real npm registry (verdaccio, installed once into the toolchain cache) on 127.0.0.1, with
+//     fresh storage, proxying every other package to the configured npm registry, and publishes the tarballs;
+//  3. `npm i -g @mcp-fleet/cli` into a throwaway prefix, then runs the installed `mcp-fleet`: `--version`,
+//     `demo`, and `status` on a config whose server has `env` values (a secret that must not be printed);
+//     the installed tree must hold exactly one `effect`;
+//  4. a library consumer installs `@mcp-fleet/manager` from that registry, runs a program that calls a
+//     server through it (passing a `Redacted` env value made by its own `effect`), and type-checks it.
+//
+// Every process it starts is stopped by its pid (verdaccio included, also on failure or Ctrl-C), and every
+// step is bounded in time. Needs Node >= 22 (verdaccio does), npm and pnpm on PATH: run it through `./fleet`
+// or after `export PATH="$(bash scripts/toolchain.sh):$PATH"`.
+//
+//   node scripts/registry-install.mjs [--keep]   (--keep leaves the temporary folder for inspection)
+import { spawn } from "node:child_process"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { createServer } from "node:net"
+import { homedir, tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const VERDACCIO = "verdaccio@6.10.4"
+const PACKAGES = ["fake-server", "transport", "config", "manager", "testing", "cli"]
+const STEP_TIMEOUT_MS = 5 * 60_000
+const root = join(dirname(fileURLToPath(import.meta.url)), "..")
+const keep = process.argv.includes("--keep")
+const started = Date.now()
+const work = mkdtempSync(join(tmpdir(), "mcp-fleet-registry-"))
+const children = new Set()
+
+const say = (line) => console.log(`registry-install: ${line}`)
+const check = (condition, message) => {
+  if (!condition) throw new Error(message)
+}
+
+// Runs a command to its end (bounded); resolves with its output, rejects on a nonzero exit.
+function run(command, args, { cwd = root, env = process.env, timeoutMs = STEP_TIMEOUT_MS, allowFailure } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] })
+    children.add(child)
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (chunk) => (stdout += chunk))
+    child.stderr.on("data", (chunk) => (stderr += chunk))
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs)
+    child.on("error", reject)
+    child.on("close", (code, signal) => {
+      clearTimeout(timer)
+      children.delete(child)
+      const result = { code, signal, stdout, stderr }
+      if ((code === 0 || allowFailure) && signal === null) resolve(result)
+      else {
+        reject(new Error(`${command} ${args.join(" ")} exited with ${signal ?? code}\n${stdout}\n${stderr}`))
+      }
+    })
+  })
+}
+
+// Stops a child by its pid: SIGTERM, then SIGKILL if it is still there after 10 s.
+function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000)
+    child.once("close", () => {
+      clearTimeout(timer)
+      resolve()
+    })
+    process.kill(child.pid, "SIGTERM")
+  })
+}
+
+// Processes still running from the work folder (a server the CLI or the consumer left behind, verdaccio).
+async function leftovers() {
+  const ps = await run("ps", ["-ww", "-eo", "pid=,args="])
+  return ps.stdout.split("\n").filter((line) => line.includes(work) && !line.includes("ps -ww"))
+}
+
+async function cleanup() {
+  await Promise.all([...children].map(stop))
+  const left = await leftovers()
+  for (const line of left) process.kill(Number(line.trim().split(/\s+/)[0]), "SIGKILL")
+  if (!keep) rmSync(work, { recursive: true, force: true })
+  return left
+}
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.on(signal, () => cleanup().finally(() => process.exit(1)))
+}
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const server = createServer()
+    server.on("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+  })
+
+// The catalog's exact versions (pnpm-workspace.yaml), so the consumer's TypeScript is the workspace's.
+const catalog = Object.fromEntries(
+  [...readFileSync(join(root, "pnpm-workspace.yaml"), "utf8").matchAll(/^ {2}"?([@\w/.-]+)"?: (\S+)$/gm)]
+    .map((m) => [m[1], m[2]])
+)
+
+// Every `effect` package folder under `dir` (a node_modules tree).
+function effectCopies(dir) {
+  const found = []
+  const walk = (folder) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue
+      const path = join(folder, entry.name)
+      if (entry.name === "effect" && folder.endsWith("node_modules") && existsSync(join(path, "package.json"))) {
+        found.push(path)
+      }
+      walk(path)
+    }
+  }
+  walk(dir)
+  return found
+}
+
+// verdaccio, installed once per version into the toolchain cache (like Node and pnpm in toolchain.sh).
+async function verdaccioBin() {
+  const cache = process.env.MCP_FLEET_TOOLCHAIN_CACHE ??
+    join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "mcp-fleet", "toolchain")
+  const dir = join(cache, VERDACCIO.replace("@", "-"))
+  const bin = join(dir, "node_modules", ".bin", "verdaccio")
+  if (!existsSync(bin)) {
+    say(`installing ${VERDACCIO} into ${dir}`)
+    mkdirSync(cache, { recursive: true })
+    const tmp = mkdtempSync(join(cache, ".install."))
+    writeFileSync(join(tmp, "package.json"), JSON.stringify({ name: "mcp-fleet-verdaccio", private: true }))
+    await run("npm", ["install", "--prefix", tmp, "--no-audit", "--no-fund", "--loglevel=error", VERDACCIO])
+    if (existsSync(dir)) rmSync(tmp, { recursive: true, force: true })
+    else renameSync(tmp, dir)
+  }
+  return bin
+}
+
+async function startRegistry() {
+  const port = await freePort()
+  const upstream = (await run("npm", ["config", "get", "registry"])).stdout.trim()
+  const config = join(work, "verdaccio.yaml")
+  writeFileSync(
+    config,
+    [
+      `storage: ${join(work, "storage")}`,
+      "uplinks:",
+      `  upstream: { url: "${upstream}", timeout: 60s }`,
+      "packages:",
+      "  '@mcp-fleet/*': { access: $all, publish: $anonymous }",
+      "  '**': { access: $all, proxy: upstream }",
+      "log: { type: stdout, format: pretty, level: warn }",
+      "max_body_size: 100mb",
+      ""
+    ].join("\n")
+  )
+  const child = spawn(await verdaccioBin(), ["--config", config, "--listen", `127.0.0.1:${port}`], {
+    cwd: work,
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  children.add(child)
+  child.on("close", () => children.delete(child))
+  let log = ""
+  // Ready when it prints its address; a start that does not get there in 60 s fails the test.
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`verdaccio did not start in 60 s:\n${log}`)), 60_000)
+    const onData = (chunk) => {
+      log += chunk
+      if (log.includes(`http address - http://127.0.0.1:${port}/`)) {
+        clearTimeout(timer)
+        resolve()
+      }
+    }
+    child.stdout.on("data", onData)
+    child.stderr.on("data", onData)
+    child.on("close", (code) => reject(new Error(`verdaccio exited with ${code}:\n${log}`)))
+  })
+  say(`verdaccio pid ${child.pid} on http://127.0.0.1:${port}/, proxying ${upstream}`)
+  return { url: `http://127.0.0.1:${port}/`, port }
+}
+
+// 1. Pack and check the tarballs.
+async function pack() {
+  const packs = join(work, "packs")
+  mkdirSync(packs)
+  const tarballs = []
+  for (const name of PACKAGES) {
+    const cwd = join(root, "packages", name)
+    await run("pnpm", ["pack", "--pack-destination", packs], { cwd })
+    const manifest = JSON.parse(readFileSync(join(cwd, "package.json"), "utf8"))
+    const file = join(packs, `${manifest.name.replace("@", "").replace("/", "-")}-${manifest.version}.tgz`)
+    const files = (await run("tar", ["tzf", file])).stdout.trim().split("\n").map((f) => f.replace(/^package\//, ""))
+    const packed = JSON.parse((await run("tar", ["xzf", file, "-O", "package/package.json"])).stdout)
+    const bad = files.filter((f) => /(^|\/)test\/|\.test\.|(^|\/)tsconfig[^/]*\.json$|\.tsbuildinfo$/.test(f))
+    check(bad.length === 0, `${manifest.name}: the tarball ships test or build files: ${bad.join(", ")}`)
+    check(files.includes("LICENSE"), `${manifest.name}: the tarball has no LICENSE`)
+    check(files.includes("README.md"), `${manifest.name}: the tarball has no README.md`)
+    const targets = (e) => (e === null ? [] : typeof e === "string" ? [e] : Object.values(e).flatMap(targets))
+    for (const target of Object.values(packed.exports ?? {}).flatMap(targets)) {
+      if (!target.includes("*")) {
+        check(files.includes(target.replace(/^\.\//, "")), `${manifest.name}: export ${target} is not in the tarball`)
+      }
+    }
+    for (const target of Object.values(packed.bin ?? {})) {
+      check(files.includes(target.replace(/^\.\//, "")), `${manifest.name}: bin ${target} is not in the tarball`)
+      check(!target.endsWith(".ts"), `${manifest.name}: bin ${target} is TypeScript, which node refuses under node_modules`)
+    }
+    const specifiers = { ...packed.dependencies, ...packed.peerDependencies }
+    for (const [dep, range] of Object.entries(specifiers)) {
+      check(!/^(catalog|workspace):/.test(range), `${manifest.name}: ${dep} is still "${range}" in the tarball`)
+    }
+    if (packed.peerDependencies?.effect !== undefined || packed.dependencies?.effect !== undefined) {
+      const range = packed.peerDependencies?.effect ?? packed.dependencies?.effect
+      check(range.startsWith("^"), `${manifest.name}: effect is "${range}", not a range`)
+    }
+    say(`packed ${manifest.name}: ${files.length} files`)
+    tarballs.push(file)
+  }
+  return tarballs
+}
+
+async function main() {
+  const tarballs = await pack()
+  const registry = await startRegistry()
+  const npmEnv = {
+    ...process.env,
+    npm_config_registry: registry.url,
+    npm_config_cache: join(work, "npm-cache"),
+    [`npm_config_//127.0.0.1:${registry.port}/:_authToken`]: "anonymous",
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+    npm_config_update_notifier: "false"
+  }
+  for (const tarball of tarballs) await run("npm", ["publish", tarball, "--loglevel=error"], { env: npmEnv })
+  say(`published ${tarballs.length} packages`)
+
+  // 3. The CLI, installed globally into a throwaway prefix.
+  const prefix = join(work, "global")
+  await run("npm", ["install", "--global", "--prefix", prefix, "@mcp-fleet/cli", "--loglevel=error"], {
+    env: npmEnv
+  })
+  const modules = join(prefix, "lib", "node_modules")
+  const cliDir = join(modules, "@mcp-fleet", "cli")
+  const cliEnv = { ...process.env, PATH: `${join(prefix, "bin")}:${process.env.PATH}` }
+  const expected = JSON.parse(readFileSync(join(root, "packages", "cli", "package.json"), "utf8")).version
+  const version = await run("mcp-fleet", ["--version"], { env: cliEnv, cwd: work })
+  check(version.stdout.includes(expected), `mcp-fleet --version printed ${JSON.stringify(version.stdout)}`)
+  say(`mcp-fleet --version: ${version.stdout.trim()}`)
+  const copies = effectCopies(modules)
+  check(copies.length === 1, `the installed CLI has ${copies.length} copies of effect: ${copies.join(", ")}`)
+  say(`one effect in the installed tree: ${copies[0].slice(prefix.length)}`)
+
+  const demo = await run("mcp-fleet", ["demo"], { env: cliEnv, cwd: work })
+  check(demo.stdout.includes("demo finished."), `mcp-fleet demo did not finish:\n${demo.stdout}\n${demo.stderr}`)
+  say("mcp-fleet demo: finished")
+
+  const secret = "s3cret-from-the-registry-test"
+  const server = createRequire(join(cliDir, "package.json")).resolve("@mcp-fleet/fake-server/server")
+  const config = join(work, "mcp.json")
+  writeFileSync(
+    config,
+    JSON.stringify({
+      mcpServers: {
+        fake: {
+          command: process.execPath,
+          args: [server],
+          env: { API_TOKEN: "${MCP_FLEET_REGISTRY_TEST_SECRET}", PLAIN: "visible" }
+        }
+      }
+    })
+  )
+  const status = await run("mcp-fleet", ["status", "--config", config], {
+    env: { ...cliEnv, MCP_FLEET_REGISTRY_TEST_SECRET: secret },
+    cwd: work,
+    allowFailure: true
+  })
+  const statusOutput = `${status.stdout}${status.stderr}`
+  check(status.code === 0, `mcp-fleet status exited ${status.code}:\n${statusOutput}`)
+  check(/fake: ready/.test(status.stdout), `mcp-fleet status does not show the server ready:\n${statusOutput}`)
+  check(!statusOutput.includes(secret), "mcp-fleet status printed the secret env value")
+  say(`mcp-fleet status (env with a secret): ${status.stdout.trim().split("\n").at(-1)}`)
+
+  // 4. A library consumer of @mcp-fleet/manager.
+  const consumer = join(work, "consumer")
+  mkdirSync(consumer)
+  writeFileSync(
+    join(consumer, "package.json"),
+    JSON.stringify({
+      name: "mcp-fleet-consumer",
+      private: true,
+      type: "module",
+      dependencies: {
+        "@effect/platform-node": "^4.1.0",
+        "@mcp-fleet/fake-server": expected,
+        "@mcp-fleet/manager": expected,
+        "effect": "^4.1.0"
+      },
+      devDependencies: { "@types/node": catalog["@types/node"], "typescript": catalog.typescript }
+    })
+  )
+  writeFileSync(
+    join(consumer, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        target: "ES2023",
+        // effect's own declarations name CryptoKey and Transferable (Web APIs), so a full check needs the DOM lib.
+        lib: ["ES2023", "DOM"],
+        types: ["node"],
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        strict: true,
+        exactOptionalPropertyTypes: true,
+        noEmit: true,
+        allowImportingTsExtensions: true,
+        erasableSyntaxOnly: true,
+        verbatimModuleSyntax: true
+      },
+      include: ["main.ts"]
+    })
+  )
+  writeFileSync(
+    join(consumer, "main.ts"),
+    `import { NodeRuntime, NodeServices } from "@effect/platform-node"
+import { serverPath } from "@mcp-fleet/fake-server"
+import { McpManager } from "@mcp-fleet/manager"
+import { Console, Effect, Layer, Redacted } from "effect"
+
+const Fleet = McpManager.layer({
+  servers: { fake: { command: process.execPath, args: [serverPath], env: { TOKEN: Redacted.make("consumer-secret") } } }
+}).pipe(Layer.provide(NodeServices.layer))
+
+const program = Effect.gen(function*() {
+  const manager = yield* McpManager.McpManager
+  yield* manager.waitForReady("fake").pipe(Effect.timeout("30 seconds"))
+  const result = yield* manager.call("fake", "echo", { from: "the registry" })
+  yield* Console.log("consumer:", JSON.stringify(result.structuredContent))
+})
+
+program.pipe(Effect.provide(Fleet), NodeRuntime.runMain)
+`
+  )
+  await run("npm", ["install", "--loglevel=error"], { cwd: consumer, env: npmEnv })
+  const consumerCopies = effectCopies(join(consumer, "node_modules"))
+  check(consumerCopies.length === 1, `the consumer has ${consumerCopies.length} copies of effect`)
+  const ran = await run(process.execPath, ["main.ts"], { cwd: consumer })
+  check(ran.stdout.includes(`consumer: {"from":"the registry"}`), `the consumer printed:\n${ran.stdout}${ran.stderr}`)
+  say(`library consumer ran: ${ran.stdout.trim()}`)
+  await run(join(consumer, "node_modules", ".bin", "tsc"), ["-p", "."], { cwd: consumer })
+  say("library consumer type-checks (tsc --noEmit)")
+}
+
+try {
+  await main()
+  say(`done in ${Math.round((Date.now() - started) / 1000)} s`)
+} catch (error) {
+  console.error(`registry-install: FAILED: ${error instanceof Error ? error.message : String(error)}`)
+  process.exitCode = 1
+} finally {
+  const left = await cleanup()
+  if (left.length > 0) {
+    console.error(`registry-install: FAILED: processes were left running (now killed):\n${left.join("\n")}`)
+    process.exitCode = 1
+  }
+  if (keep) say(`kept ${work}`)
+}
