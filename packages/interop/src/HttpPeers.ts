@@ -20,7 +20,7 @@
  *
  * @since 0.1.0
  */
-import { Deferred, Effect, Schema, Stream } from "effect"
+import { Deferred, Effect, PubSub, Schema, Stream } from "effect"
 import type { Scope } from "effect"
 import { ChildProcess, type ChildProcessSpawner } from "effect/process"
 import { createRequire } from "node:module"
@@ -138,6 +138,11 @@ export interface Running {
   readonly origin: string
   readonly port: number
   readonly pid: number
+  /**
+   * Every line the peer writes to stdout or stderr, from its start (the last 1000 are replayed to a late
+   * reader). server-everything logs each request, e.g. `Received session termination request for session <id>`.
+   */
+  readonly output: Stream.Stream<string>
 }
 
 const lines = <E>(stream: Stream.Stream<Uint8Array, E>) => stream.pipe(Stream.decodeText(), Stream.splitLines)
@@ -166,14 +171,17 @@ export const start = (
       stderr: "pipe"
     }).pipe(Effect.mapError(fail("the process could not be spawned")))
     const port = yield* Deferred.make<number, HttpPeerFailed>()
+    const output = yield* PubSub.unbounded<string>({ replay: 1000 })
     // A line's verdict: the port it listens on, an address other than 127.0.0.1, or nothing.
     type Seen = number | { readonly wrongAddress: string } | undefined
     const watch = <E>(stream: Stream.Stream<Uint8Array, E>, match: (line: string) => Seen) =>
       lines(stream).pipe(
         Stream.runForEach((line) => {
           const seen = match(line)
-          if (seen === undefined) return Effect.void
-          if (typeof seen === "number") return Deferred.succeed(port, seen)
+          if (seen === undefined) return PubSub.publish(output, line)
+          if (typeof seen === "number") {
+            return Effect.andThen(PubSub.publish(output, line), Deferred.succeed(port, seen))
+          }
           return Deferred.fail(
             port,
             new HttpPeerFailed({ name, reason: `it listens on ${seen.wrongAddress}, not on 127.0.0.1 only` })
@@ -197,5 +205,12 @@ export const start = (
     yield* watch(handle.stdout, name === "v2" ? fromStdout : () => undefined)
     const bound = yield* Deferred.await(port)
     const origin = `http://127.0.0.1:${bound}`
-    return { name, url: `${origin}${spec.path}`, origin, port: bound, pid: handle.pid }
+    return {
+      name,
+      url: `${origin}${spec.path}`,
+      origin,
+      port: bound,
+      pid: handle.pid,
+      output: Stream.fromPubSub(output)
+    }
   })
