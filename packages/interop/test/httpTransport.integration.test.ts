@@ -10,24 +10,9 @@ import { assert, describe, it } from "@effect/vitest"
 import { RemoteClient } from "@mcp-fleet/transport"
 import { Effect, Exit, Layer, Scope, Stream } from "effect"
 import * as HttpPeers from "../src/HttpPeers.ts"
-import { texts } from "./support.ts"
+import { EVERYTHING_TOOLS, texts } from "./support.ts"
 
 const LIST_CHANGED = "notifications/tools/list_changed"
-const EVERYTHING_TOOLS = [
-  "echo",
-  "get-annotated-message",
-  "get-env",
-  "get-resource-links",
-  "get-resource-reference",
-  "get-structured-content",
-  "get-sum",
-  "get-tiny-image",
-  "gzip-file-as-resource",
-  "toggle-simulated-logging",
-  "toggle-subscriber-updates",
-  "trigger-long-running-operation",
-  "simulate-research-query"
-]
 const layer = Layer.mergeAll(NodeServices.layer, NodeHttpClient.layerUndici)
 
 /** The first line of the peer's output that contains `text`. */
