@@ -15,7 +15,10 @@
 // step is bounded in time. Needs Node >= 22 (verdaccio does), npm and pnpm on PATH: run it through `./fleet`
 // or after `export PATH="$(bash scripts/toolchain.sh):$PATH"`.
 //
-//   node scripts/registry-install.mjs [--keep]   (--keep leaves the temporary folder for inspection)
+//   node scripts/registry-install.mjs [--keep] [--bench [--runs N]]
+//     --keep   leaves the temporary folder for inspection
+//     --bench  then measures the installed packages (import cost, mcp-fleet --version and status wall times,
+//              the MCP inspector's CLI beside them) and prints a table for BENCHMARKS.md (`pnpm bench:published`)
 import { spawn } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
@@ -29,6 +32,9 @@ const PACKAGES = ["fake-server", "transport", "config", "manager", "testing", "c
 const STEP_TIMEOUT_MS = 5 * 60_000
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const keep = process.argv.includes("--keep")
+const bench = process.argv.includes("--bench")
+const runs = Number(process.argv[process.argv.indexOf("--runs") + 1]) || 11
+const INSPECTOR = "@modelcontextprotocol/inspector@2.12.0"
 const started = Date.now()
 const work = mkdtempSync(join(tmpdir(), "mcp-fleet-registry-"))
 const children = new Set()
@@ -299,6 +305,7 @@ async function main() {
         "@effect/platform-node": "^4.1.0",
         "@mcp-fleet/fake-server": expected,
         "@mcp-fleet/manager": expected,
+        "@mcp-fleet/transport": expected,
         "effect": "^4.1.0"
       },
       devDependencies: { "@types/node": catalog["@types/node"], "typescript": catalog.typescript }
@@ -353,6 +360,88 @@ program.pipe(Effect.provide(Fleet), NodeRuntime.runMain)
   say(`library consumer ran: ${ran.stdout.trim()}`)
   await run(join(consumer, "node_modules", ".bin", "tsc"), ["-p", "."], { cwd: consumer })
   say("library consumer type-checks (tsc --noEmit)")
+  if (bench) await benchInstalled({ consumer, cliEnv, npmEnv, server })
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// --bench: what the published packages cost, measured on the installed copies (numbers for BENCHMARKS.md).
+const median = (xs) => {
+  const sorted = [...xs].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+const ms = (x) => x.toFixed(1)
+
+// One whole process, spawn to exit: its wall time and, through /usr/bin/time, its CPU time (user + system), in ms.
+// CPU time is what the process itself costs; on a loaded machine its wall time also holds the waiting.
+async function wall(command, args, options) {
+  const t = process.hrtime.bigint()
+  const { stderr } = await run("/usr/bin/time", ["-f", "cpu %U %S", command, ...args], options)
+  const wallMs = Number(process.hrtime.bigint() - t) / 1e6
+  const cpu = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(stderr)
+  check(cpu !== null, `no CPU time from /usr/bin/time for ${command}`)
+  return { wallMs, cpuMs: (Number(cpu[1]) + Number(cpu[2])) * 1000 }
+}
+
+async function benchInstalled({ consumer, cliEnv, npmEnv, server }) {
+  const rows = []
+  const measure = async (label, once) => {
+    await once() // warm-up: the file system cache
+    const samples = []
+    for (let i = 0; i < runs; i++) samples.push(await once())
+    const wallMs = samples.map((x) => x.wallMs)
+    const cpuMs = samples.map((x) => x.cpuMs)
+    const row = { label, wall: median(wallMs), wallMin: Math.min(...wallMs), cpu: median(cpuMs) }
+    rows.push(row)
+    say(`bench: ${label}: wall median ${ms(row.wall)} ms (min ${ms(row.wallMin)}), CPU median ${ms(row.cpu)} ms`)
+  }
+  // Import cost inside a fresh node process, as the bench's import cell times it, plus the CPU it took.
+  const importScript = (modules) =>
+    `const t = performance.now(); const c = process.cpuUsage(); for (const m of ${JSON.stringify(modules)}) await import(m);` +
+    ` const u = process.cpuUsage(c); process.stdout.write(JSON.stringify({ wallMs: performance.now() - t, cpuMs: (u.user + u.system) / 1000 }))`
+  const timedImport = (modules) => async () =>
+    JSON.parse((await run(process.execPath, ["--input-type=module", "-e", importScript(modules)], { cwd: consumer })).stdout)
+  await measure(
+    "import @mcp-fleet/transport + @effect/platform-node/NodeServices (in process)",
+    timedImport(["@mcp-fleet/transport", "@effect/platform-node/NodeServices"])
+  )
+  await measure(
+    "import @mcp-fleet/transport + @effect/platform-node/NodeChildProcessSpawner (in process)",
+    timedImport(["@mcp-fleet/transport", "@effect/platform-node/NodeChildProcessSpawner"])
+  )
+  const fast = join(work, "fast.json")
+  writeFileSync(fast, JSON.stringify({ mcpServers: { fast: { command: process.execPath, args: [server] } } }))
+  await measure("mcp-fleet --version (whole process)", () => wall("mcp-fleet", ["--version"], { env: cliEnv, cwd: work }))
+  await measure(
+    "mcp-fleet status, one fast server (whole process)",
+    () => wall("mcp-fleet", ["status", "--config", fast], { env: cliEnv, cwd: work })
+  )
+  // The MCP inspector's CLI on the same server, installed from the registry (not timed: the install).
+  const inspector = join(work, "inspector")
+  mkdirSync(inspector)
+  writeFileSync(join(inspector, "package.json"), JSON.stringify({ name: "inspector-bench", private: true }))
+  const installed = await run("npm", ["install", "--loglevel=error", INSPECTOR], {
+    cwd: inspector,
+    env: npmEnv,
+    allowFailure: true
+  })
+  if (installed.code !== 0) {
+    say(`bench: ${INSPECTOR} did not install (exit ${installed.code}); its rows are left out`)
+  } else {
+    const inspectorArgs = ["--cli", process.execPath, server, "--method", "tools/list"]
+    const listed = await run(join(inspector, "node_modules", ".bin", "mcp-inspector"), inspectorArgs, { cwd: inspector })
+    check(listed.stdout.includes("echo"), `the inspector's tools/list did not list echo:\n${listed.stdout}`)
+    const bin = join(inspector, "node_modules", ".bin", "mcp-inspector")
+    await measure(`${INSPECTOR} --cli … --method tools/list, installed bin (whole process)`, () =>
+      wall(bin, inspectorArgs, { cwd: inspector }))
+    await measure(`npx ${INSPECTOR} --cli … --method tools/list, already installed (whole process)`, () =>
+      wall("npx", ["--no-install", INSPECTOR, ...inspectorArgs], { cwd: inspector, env: npmEnv }))
+  }
+  const load = (await run("cat", ["/proc/loadavg"], { allowFailure: true })).stdout.split(" ").slice(0, 3).join(" ")
+  console.log(`\n| measured (Node ${process.version}, ${runs} runs after one warm-up; load ${load}) | wall median ms | wall min ms | CPU median ms |`)
+  console.log("| --- | ---: | ---: | ---: |")
+  for (const row of rows) console.log(`| ${row.label} | ${ms(row.wall)} | ${ms(row.wallMin)} | ${ms(row.cpu)} |`)
+  console.log("")
 }
 
 try {

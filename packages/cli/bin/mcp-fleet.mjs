@@ -4,6 +4,7 @@
 //
 // - In the repository, next to `mcp-fleet.ts`: runs that TypeScript entry, which needs Node ≥ 22.18
 //   (type stripping). On an older Node it prints one line that says what to do, and exits with code 1.
+//   (On Node 22.10–22.17, `node --experimental-strip-types packages/cli/bin/mcp-fleet.mjs` works too.)
 // - In an installed package (npm never ships `mcp-fleet.ts`): runs the built `dist/bin/mcp-fleet.js`.
 import { existsSync } from "node:fs"
 
@@ -15,8 +16,8 @@ const fail = (line) => {
 }
 
 if (existsSync(source)) {
-  const [major, minor] = process.versions.node.split(".").map(Number)
-  if (major < 22 || (major === 22 && minor < 18)) {
+  // Node >= 22.18 strips types by default; 22.10–22.17 do with --experimental-strip-types.
+  if (!process.features.typescript) {
     fail(
       `running from the sources needs Node >= 22.18, this is ${process.version}: use ./fleet mcp-fleet <command> ` +
         `at the repository root (it provisions Node 22), or npm i -g @mcp-fleet/cli`

@@ -1,26 +1,41 @@
 /**
- * `mcp-fleet call <server> <tool> [--args JSON] [--timeout D] [--config F] [--wait D]`: calls one tool.
+ * `mcp-fleet call <server> <tool> | <server__tool> [--args JSON] [--timeout D] [--json] [--output FILE]
+ * [--config F] [--wait D] [--verbose]`: calls one tool.
  *
- * Only that server is started. The call waits (up to `--wait`) for the server to settle, then goes to it and
- * only there. The result is printed on stdout (see `CallOutput`); a result with `isError: true` prints its text
- * on stderr and exits 1, as do typed failures (timeout, remote error, server offline or disabled…).
+ * The tool is named by server and tool, or as one `server__tool` as `tools` prints it. Only that server is
+ * started. The call waits (up to `--wait`) for the server to settle, checks that it lists the tool (else a
+ * did-you-mean, exit 2), then goes to it and only there. The result is printed on stdout (see `CallOutput`), or
+ * with `--json` as the raw `CallOutput.CallJson`; `--output FILE` writes the first image / audio block's bytes
+ * to FILE. A result with `isError: true` prints its text on stderr and exits 1, as do typed failures (timeout,
+ * remote error, a server that is not ready, said why).
  *
  * @since 0.1.0
  */
-import type { ConfigError } from "@mcp-fleet/config"
+import type { ConfigError, McpConfig } from "@mcp-fleet/config"
+import { DidYouMean } from "@mcp-fleet/config"
 import type { ManagerError } from "@mcp-fleet/manager"
 import type { McpError } from "@mcp-fleet/transport"
-import type { FileSystem } from "effect"
-import { Console, Duration, Effect, Option } from "effect"
+import { Console, Effect, FileSystem, Option } from "effect"
+import type { Duration } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import type { ChildProcessSpawner } from "effect/process"
 import * as CallOutput from "./CallOutput.ts"
 import type { CliEnvironment } from "./CliEnvironment.ts"
-import type { ServerNotConfigured } from "./CliError.ts"
-import { InvalidArguments, StillStarting, ToolReportedError } from "./CliError.ts"
+import type { ServerNotConfigured, ServerNotUsable } from "./CliError.ts"
+import {
+  InvalidArguments,
+  NoBinaryContent,
+  OutputUnwritable,
+  ToolReportedError,
+  UnknownQualifiedName,
+  UnknownTool
+} from "./CliError.ts"
 import * as CliFlags from "./CliFlags.ts"
+import * as DurationText from "./DurationText.ts"
 import * as FleetConfig from "./FleetConfig.ts"
+import * as OneShot from "./OneShot.ts"
 import { awaitServer, isSettled } from "./Settle.ts"
+import { SEPARATOR } from "./ToolListing.ts"
 
 const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
@@ -53,6 +68,26 @@ export const parseArguments = (
   })
 
 /**
+ * Splits `server__tool` at the longest server name of the config (stdio or remote) that it starts with, then
+ * `__`: server and tool names may themselves contain `__`.
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
+export const splitQualified = (
+  config: McpConfig.McpConfig,
+  name: string
+): Effect.Effect<{ readonly server: string; readonly tool: string }, UnknownQualifiedName> => {
+  const servers = [...config.servers, ...config.remote].map((s) => s.name)
+  const server = servers
+    .filter((s) => name.startsWith(`${s}${SEPARATOR}`) && name.length > s.length + SEPARATOR.length)
+    .sort((a, b) => b.length - a.length)[0]
+  return server === undefined
+    ? Effect.fail(new UnknownQualifiedName({ name, configPath: config.path }))
+    : Effect.succeed({ server, tool: name.slice(server.length + SEPARATOR.length) })
+}
+
+/**
  * The parsed arguments and flags of `call`.
  *
  * @since 0.1.0
@@ -60,11 +95,14 @@ export const parseArguments = (
  */
 export interface Input {
   readonly server: string
-  readonly tool: string
+  readonly tool: Option.Option<string>
   readonly args: Option.Option<string>
   readonly timeout: Option.Option<Duration.Duration>
+  readonly json: boolean
+  readonly output: Option.Option<string>
   readonly config: string
   readonly wait: Duration.Duration
+  readonly verbose: boolean
 }
 
 /**
@@ -77,7 +115,11 @@ export type CallError =
   | ConfigError.ConfigError
   | InvalidArguments
   | ServerNotConfigured
-  | StillStarting
+  | ServerNotUsable
+  | UnknownTool
+  | UnknownQualifiedName
+  | NoBinaryContent
+  | OutputUnwritable
   | ToolReportedError
   | ManagerError.UnknownServer
   | ManagerError.ServerUnavailable
@@ -98,8 +140,13 @@ export const command: Command.Command<
 > = Command.make(
   "call",
   {
-    server: Argument.String("server").pipe(Argument.withDescription("The server, as named in the config file.")),
-    tool: Argument.String("tool").pipe(Argument.withDescription("The tool's own name (without the server prefix).")),
+    server: Argument.String("server").pipe(
+      Argument.withDescription("The server, as named in the config file; or server__tool, as `tools` prints it.")
+    ),
+    tool: Argument.String("tool").pipe(
+      Argument.withDescription("The tool's own name (without the server prefix)."),
+      Argument.optional
+    ),
     args: Flag.String("args").pipe(
       Flag.withAlias("a"),
       Flag.withMetavar("JSON"),
@@ -107,33 +154,67 @@ export const command: Command.Command<
       Flag.optional
     ),
     timeout: CliFlags.timeout,
+    json: Flag.Boolean("json").pipe(
+      Flag.withDescription(
+        "Print the raw result as JSON on stdout: { server, tool, isError, content, structuredContent }, content blocks as sent (images and audio as base64)."
+      ),
+      Flag.withDefault(false)
+    ),
+    output: Flag.String("output").pipe(
+      Flag.withAlias("o"),
+      Flag.withMetavar("FILE"),
+      Flag.withDescription("Write the bytes of the result's first image or audio block (or binary resource) to FILE."),
+      Flag.optional
+    ),
     config: CliFlags.config,
-    wait: CliFlags.wait("How long to wait for the server to start before calling.")
+    wait: CliFlags.wait("How long to wait for the server to start before calling."),
+    verbose: CliFlags.verbose
   },
-  Effect.fn("mcp-fleet call")(function*({ args, config, server, timeout, tool, wait }) {
+  Effect.fn("mcp-fleet call")(function*({ args, config, json, output, server: target, timeout, tool, verbose, wait }) {
     const toolArgs = yield* parseArguments(args)
-    const file = yield* FleetConfig.only(yield* FleetConfig.load(config), server)
-    yield* FleetConfig.withManager(FleetConfig.toManagerOptions(file), (manager) =>
+    const loaded = yield* FleetConfig.load(config)
+    const named = Option.isSome(tool)
+      ? { server: target, tool: tool.value }
+      : yield* splitQualified(loaded, target)
+    const { server } = named
+    const file = yield* FleetConfig.only(loaded, server)
+    const waited = DurationText.format(wait)
+    yield* OneShot.run(file, verbose, (session) =>
       Effect.gen(function*() {
-        const settled = yield* awaitServer(manager, server, isSettled, wait)
-        if (settled === undefined) {
-          const h = yield* manager.serverHealth(server)
-          return yield* new StillStarting({
+        const { manager } = session
+        yield* awaitServer(manager, server, isSettled, wait)
+        yield* session.diagnostics.stop
+        yield* session.requireReady(server, waited, ["ready", "degraded"])
+        const h = yield* manager.serverHealth(server)
+        const offered = h.tools.map((t) => t.name)
+        if (h.state === "ready" && !offered.includes(named.tool)) {
+          const suggestion = DidYouMean.suggest(named.tool, offered)
+          return yield* new UnknownTool({
             server,
-            waitedMs: Math.round(Duration.toMillis(wait)),
-            ...(h.lastError !== undefined ? { lastError: h.lastError } : {})
+            tool: named.tool,
+            ...(suggestion === undefined ? {} : { suggestion })
           })
         }
         const result = yield* manager.call(
           server,
-          tool,
+          named.tool,
           toolArgs,
           Option.isSome(timeout) ? { timeout: timeout.value } : undefined
         )
+        if (json) yield* Console.log(JSON.stringify(CallOutput.toJson(server, named.tool, result), null, 2))
         if (result.isError === true) {
-          return yield* new ToolReportedError({ server, tool, text: CallOutput.renderContent(result) })
+          return yield* new ToolReportedError({ server, tool: named.tool, text: CallOutput.renderContent(result) })
         }
-        yield* Console.log(CallOutput.render(result))
+        if (Option.isSome(output)) {
+          const binary = CallOutput.firstBinary(result)
+          if (binary === undefined) return yield* new NoBinaryContent({ tool: named.tool, path: output.value })
+          const fs = yield* FileSystem.FileSystem
+          yield* fs.writeFile(output.value, binary.bytes).pipe(
+            Effect.mapError((error) => new OutputUnwritable({ path: output.value, reason: error.reason._tag }))
+          )
+          yield* Console.error(`mcp-fleet: wrote ${binary.bytes.length} bytes (${binary.mimeType}) to ${output.value}`)
+        }
+        if (!json) yield* Console.log(CallOutput.render(result))
       }))
   })
 ).pipe(
@@ -145,6 +226,7 @@ export const command: Command.Command<
       command: "mcp-fleet call memory search_nodes --args '{\"query\":\"ada\"}'",
       description: "Call search_nodes on the memory server"
     },
-    { command: "mcp-fleet call fs list_allowed_directories --timeout 5s", description: "With a 5 s deadline" }
+    { command: "mcp-fleet call fs list_allowed_directories --timeout 5s", description: "With a 5 s deadline" },
+    { command: "mcp-fleet call memory__read_graph --json", description: "server__tool as tools prints it; raw JSON" }
   ])
 )

@@ -12,8 +12,11 @@ const field = (block: Protocol.ContentBlock, key: string): unknown => block[key]
 
 const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined)
 
-const describeBytes = (base64: unknown): string =>
-  typeof base64 === "string" ? `${Math.floor((base64.length * 3) / 4)} bytes` : "no data"
+const describeBytes = (base64: unknown): string => {
+  if (typeof base64 !== "string") return "no data"
+  const padding = base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0
+  return `${Math.floor((base64.length * 3) / 4) - padding} bytes`
+}
 
 /**
  * One content block as text.
@@ -72,3 +75,56 @@ export const renderContent = (result: Protocol.CallToolResult): string => result
  */
 export const render = (result: Protocol.CallToolResult): string =>
   result.structuredContent !== undefined ? JSON.stringify(result.structuredContent, null, 2) : renderContent(result)
+
+/**
+ * `call --json`: the tool's result as the server sent it — raw content blocks (images and audio as base64), the
+ * structured content when there is one — with the server and tool it came from. Stable: fields are only added.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface CallJson {
+  readonly server: string
+  readonly tool: string
+  readonly isError: boolean
+  readonly content: ReadonlyArray<Protocol.ContentBlock>
+  readonly structuredContent: unknown
+}
+
+/**
+ * Builds the `call --json` document (`structuredContent` is `null` when the tool sent none).
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const toJson = (server: string, tool: string, result: Protocol.CallToolResult): CallJson => ({
+  server,
+  tool,
+  isError: result.isError === true,
+  content: result.content,
+  structuredContent: result.structuredContent ?? null
+})
+
+/**
+ * The bytes of the first image or audio block (or embedded binary resource) of a result, with its MIME type;
+ * `undefined` when it has none.
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const firstBinary = (
+  result: Protocol.CallToolResult
+): { readonly bytes: Uint8Array; readonly mimeType: string } | undefined => {
+  for (const block of result.content) {
+    const resource = field(block, "resource")
+    const inner: Readonly<Record<string, unknown>> = block.type === "resource" && typeof resource === "object" &&
+        resource !== null
+      ? Object.fromEntries(Object.entries(resource))
+      : {}
+    const data = block.type === "image" || block.type === "audio" ? field(block, "data") : inner["blob"]
+    if (typeof data !== "string") continue
+    const mimeType = text(block.type === "resource" ? inner["mimeType"] : field(block, "mimeType"))
+    return { bytes: Uint8Array.from(Buffer.from(data, "base64")), mimeType: mimeType ?? "application/octet-stream" }
+  }
+  return undefined
+}

@@ -1,7 +1,7 @@
 /**
  * What the entry point knows about the process that the commands need: its environment variables (for
- * `${VAR}` expansion in config files) and the path of the running `node` (the demo starts its fake servers
- * with it). Only `bin/mcp-fleet.ts` reads `process`; everything else gets these values from this service.
+ * `${VAR}` expansion in config files), the path of the running `node` (the demo starts its fake servers
+ * with it), the working and home directories, and whether stderr is a terminal. Only `bin/mcp-fleet.ts` reads `process`; everything else gets these values from this service.
  *
  * @since 0.1.0
  */
@@ -18,6 +18,15 @@ export interface Service {
   readonly env: Readonly<Record<string, string | undefined>>
   /** The `node` executable that runs the CLI (`process.execPath`). */
   readonly execPath: string
+  /** The working directory (`process.cwd()`): a relative `--config` path is resolved against it. */
+  readonly cwd?: string | undefined
+  /** The home directory (`os.homedir()`): what a config's `${userHome}` means. */
+  readonly userHome?: string | undefined
+  /**
+   * Writes raw text on stderr when stderr is a terminal (`process.stderr.isTTY`), for the live progress line;
+   * absent on a pipe or a file, where no progress line is drawn.
+   */
+  readonly terminalStderr?: ((text: string) => void) | undefined
 }
 
 /**

@@ -39,6 +39,105 @@ export class ServerNotConfigured extends Schema.TaggedError<ServerNotConfigured>
 }
 
 /**
+ * The server a command needs is not ready: the message says why, from the facts (see `Advice.explain`), and may
+ * end with an indented block of the server's last stderr lines.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ServerNotUsable extends Schema.TaggedError<ServerNotUsable>()("ServerNotUsable", {
+  server: Schema.String,
+  state: Schema.String,
+  explanation: Schema.String
+}) {
+  override get message(): string {
+    return this.explanation
+  }
+}
+
+/**
+ * `status --strict`: a server is offline, or had not settled when the wait ended.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class NotAllUp extends Schema.TaggedError<NotAllUp>()("NotAllUp", {
+  servers: Schema.Array(Schema.String)
+}) {
+  override get message(): string {
+    return `--strict: not every server is up: ${this.servers.join(", ")}.`
+  }
+}
+
+/**
+ * `call` names a tool the (ready) server does not list; `suggestion` is a near miss among its tools.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class UnknownTool extends Schema.TaggedError<UnknownTool>()("UnknownTool", {
+  server: Schema.String,
+  tool: Schema.String,
+  suggestion: Schema.optionalKey(Schema.String)
+}) {
+  override get message(): string {
+    const hint = this.suggestion === undefined ? "" : `; did you mean ${JSON.stringify(this.suggestion)}?`
+    return `MCP server ${JSON.stringify(this.server)} has no tool ${
+      JSON.stringify(this.tool)
+    }${hint} (see \`mcp-fleet tools --server ${this.server}\`)`
+  }
+}
+
+/**
+ * `call server__tool` (one argument) that matches no server of the config file.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class UnknownQualifiedName extends Schema.TaggedError<UnknownQualifiedName>()("UnknownQualifiedName", {
+  name: Schema.String,
+  configPath: Schema.String
+}) {
+  override get message(): string {
+    return `call needs <server> <tool>, or server__tool as \`mcp-fleet tools\` prints it; ${
+      JSON.stringify(this.name)
+    } starts with no server of ${this.configPath} followed by "__".`
+  }
+}
+
+/**
+ * `call --output FILE` for a result that has no image, audio or binary resource block.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class NoBinaryContent extends Schema.TaggedError<NoBinaryContent>()("NoBinaryContent", {
+  tool: Schema.String,
+  path: Schema.String
+}) {
+  override get message(): string {
+    return `--output ${this.path}: the result of ${
+      JSON.stringify(this.tool)
+    } has no image, audio or binary resource block to write.`
+  }
+}
+
+/**
+ * `call --output FILE` could not write the file.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class OutputUnwritable extends Schema.TaggedError<OutputUnwritable>()("OutputUnwritable", {
+  path: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `--output ${this.path} could not be written (${this.reason}).`
+  }
+}
+
+/**
  * The server was still starting when the wait (`--wait`) ran out.
  *
  * @since 0.1.0

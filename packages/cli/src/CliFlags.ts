@@ -46,7 +46,7 @@ export const config: Flag.Flag<string> = Flag.String("config").pipe(
   Flag.withAlias("c"),
   Flag.withMetavar("FILE"),
   Flag.withDescription(
-    `The mcpServers JSON file (Claude Desktop, Cursor, Claude Code or VS Code format). Default: ${DEFAULT_CONFIG_PATH} in the current directory.`
+    `The mcpServers file (Claude Desktop, Cursor, Claude Code or VS Code format; JSON, or JSONC with comments and trailing commas). Paths inside it are relative to its folder. Default: ${DEFAULT_CONFIG_PATH} in the current directory.`
   ),
   Flag.withDefault(DEFAULT_CONFIG_PATH)
 )
@@ -87,5 +87,16 @@ export const timeout: Flag.Flag<Option.Option<Duration.Duration>> = durationFlag
  */
 export const json: Flag.Flag<boolean> = Flag.Boolean("json").pipe(
   Flag.withDescription("Print JSON on stdout instead of text."),
+  Flag.withDefault(false)
+)
+
+/**
+ * `--verbose`: every server's stderr, live, each line prefixed `[server]`, on stderr.
+ *
+ * @since 0.1.0
+ * @category flags
+ */
+export const verbose: Flag.Flag<boolean> = Flag.Boolean("verbose").pipe(
+  Flag.withDescription("Show every server's stderr as it is written, each line prefixed [server], on stderr."),
   Flag.withDefault(false)
 )

@@ -1,13 +1,43 @@
 /**
  * Where `effect/cli`'s own output goes: `--help` and `--version` on stdout (asked for: they are the data); a usage
- * error on stderr — the errors, then the command's help — and so is the help shown for `mcp-fleet` without a
- * command, so that stdout stays clean for scripts.
+ * error on stderr as one line that names the problem and where to read more —
+ * `mcp-fleet: unknown flag --bogus for status (see mcp-fleet status --help)` — and the help shown for `mcp-fleet`
+ * without a command on stderr too, so that stdout stays clean for scripts.
  *
  * @since 0.1.0
  */
 import { Console, Effect } from "effect"
 import type { Layer } from "effect"
+import type { CliError } from "effect/cli"
 import { CliOutput } from "effect/cli"
+
+const firstLine = (text: string): string => text.split("\n", 1)[0]!.trim()
+
+const didYouMean = (suggestions: ReadonlyArray<string>): string =>
+  suggestions.length === 0 ? "" : ` — did you mean ${suggestions.join(" or ")}?`
+
+/**
+ * One usage error as one line: `mcp-fleet: unknown flag --bogus for status (see mcp-fleet status --help)`.
+ * `commandPath` is the command as effect/cli reports it (`["mcp-fleet", "status"]`).
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const usageLine = (error: CliError.NonShowHelpErrors, commandPath: ReadonlyArray<string>): string => {
+  const path = commandPath[0] === "mcp-fleet" ? commandPath : ["mcp-fleet", ...commandPath]
+  const sub = path.slice(1).join(" ")
+  const see = `(see ${path.join(" ")} --help)`
+  switch (error._tag) {
+    case "UnrecognizedOption":
+      return `mcp-fleet: unknown flag ${error.option}${sub === "" ? "" : ` for ${sub}`}${
+        didYouMean(error.suggestions)
+      } ${see}`
+    case "UnknownSubcommand":
+      return `mcp-fleet: unknown command ${JSON.stringify(error.subcommand)}${didYouMean(error.suggestions)} ${see}`
+    default:
+      return `mcp-fleet: ${sub === "" ? "" : `${sub}: `}${firstLine(error.message)} ${see}`
+  }
+}
 
 /**
  * The presenter.
@@ -20,9 +50,12 @@ export const presenter: CliOutput.Presenter = {
     Effect.gen(function*() {
       const formatter = yield* CliOutput.Formatter
       switch (event._tag) {
-        case "InvalidInvocation":
-          yield* Console.error(formatter.formatErrors(event.errors))
-          return yield* Console.error(formatter.formatHelpDoc(event.helpDoc))
+        case "InvalidInvocation": {
+          const [first] = event.errors
+          return yield* Console.error(
+            first === undefined ? formatter.formatHelpDoc(event.helpDoc) : usageLine(first, event.commandPath)
+          )
+        }
         case "Help":
           // "Implicit" help is shown for a command that needs a subcommand and got none: a usage error.
           return yield* (event.reason === "Implicit" ? Console.error : Console.log)(

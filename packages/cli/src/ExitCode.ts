@@ -37,7 +37,11 @@ const USAGE_TAGS: ReadonlySet<string> = new Set([
   "UnsupportedTransport",
   "MissingEnvVar",
   "MalformedPlaceholder",
+  "PromptInputPlaceholder",
+  "EnvFileUnreadable",
   // the CLI's own
+  "UnknownTool",
+  "UnknownQualifiedName",
   "InvalidArguments",
   "ServerNotConfigured",
   // @mcp-fleet/manager

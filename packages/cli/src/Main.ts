@@ -4,13 +4,15 @@
  *
  * @since 0.1.0
  */
-import type { FileSystem, Terminal } from "effect"
+import { BaseEnvironment } from "@mcp-fleet/transport"
+import type { FileSystem, Path, Terminal } from "effect"
 import { Effect, Layer, Logger } from "effect"
 import { CliConfig, Command, GlobalFlag } from "effect/cli"
 import type { ChildProcessSpawner } from "effect/process"
 import * as CallCommand from "./CallCommand.ts"
-import type { CliEnvironment } from "./CliEnvironment.ts"
+import { CliEnvironment } from "./CliEnvironment.ts"
 import type { DemoFailed } from "./CliError.ts"
+import * as CliLogger from "./CliLogger.ts"
 import * as CliPresenter from "./CliPresenter.ts"
 import * as DemoCommand from "./DemoCommand.ts"
 import * as ExitCode from "./ExitCode.ts"
@@ -35,8 +37,8 @@ export const root: Command.Command<
   "mcp-fleet",
   {},
   {},
-  CallCommand.CallError | ToolsCommand.ToolsError | DemoFailed,
-  CliEnvironment | FileSystem.FileSystem | ChildProcessSpawner.ChildProcessSpawner | Terminal.Terminal
+  CallCommand.CallError | ToolsCommand.ToolsError | StatusCommand.StatusError | DemoFailed,
+  CliEnvironment | FileSystem.FileSystem | Path.Path | ChildProcessSpawner.ChildProcessSpawner | Terminal.Terminal
 > = Command.make("mcp-fleet").pipe(
   Command.withDescription(
     "Run the MCP servers of an mcpServers config file (Claude Desktop, Cursor, Claude Code, VS Code) with @mcp-fleet/manager: their status ledger, their tools, a tool call, or a narrated demo."
@@ -61,7 +63,7 @@ export const builtIns: ReadonlyArray<GlobalFlag.BuiltIn> = [
 /**
  * Runs the command line `args` (without `node` and the script). Succeeds when the command did; otherwise the
  * failure has been written to stderr and the effect fails with an `ExitCode.ExitStatus` that carries the exit
- * code for `NodeRuntime.runMain`. Effect logs go to stderr.
+ * code for `NodeRuntime.runMain`. Effect logs go to stderr, formatted by `CliLogger`.
  *
  * @example
  * ```ts
@@ -86,6 +88,13 @@ export const run = (
     Effect.provide(Layer.mergeAll(
       CliPresenter.layer,
       CliConfig.layer({ builtIns }),
-      Layer.succeed(Logger.LogToStderr, true)
-    ))
+      Layer.succeed(Logger.LogToStderr, true),
+      Logger.layer([CliLogger.logger])
+    )),
+    // Every server's child starts from the variables of the CLI's own environment that launchers need
+    // (`BaseEnvironment.DEFAULT_VARIABLES`, `XDG_*`): the transport reads no environment itself.
+    Effect.provideServiceEffect(
+      BaseEnvironment.BaseEnvironment,
+      Effect.map(CliEnvironment, ({ env }) => BaseEnvironment.pick(env))
+    )
   )

@@ -1,30 +1,33 @@
 /**
- * `mcp-fleet tools [--config F] [--server S] [--json] [--wait D]`: the tools of every ready server, or of one.
+ * `mcp-fleet tools [--config F] [--server S] [--json] [--wait D] [--verbose]`: the tools of every ready server,
+ * or of one.
  *
- * Text output is one line per tool — `server__tool`, the read-only hint as `ro` / `rw` / `?`, the first line
- * of the description — and a note on stderr naming the servers whose tools are not listed (not ready). With
- * `--json`, stdout is one JSON document `{ tools, unavailable }` (see `ToolListing.ListingJson`). With
- * `--server S` only that server is started, and a server that does not become ready is an error (exit 1).
+ * Text output is one line per tool — `server__tool` (the name `call` takes), the read-only hint as `ro` / `rw` /
+ * `?`, the first line of the description — and on stderr a note naming the servers whose tools are not listed
+ * and why each is not ready. With `--json`, stdout is one JSON document `{ tools, unavailable }` (see
+ * `ToolListing.ListingJson`). With `--server S` only that server is started, and a server that does not become
+ * ready is an error (exit 1) that says why.
  *
  * @since 0.1.0
  */
 import type { ConfigError } from "@mcp-fleet/config"
-import { ManagerError } from "@mcp-fleet/manager"
-import type { McpManager } from "@mcp-fleet/manager"
-import { Console, Duration, Effect, Option } from "effect"
-import type { FileSystem } from "effect"
+import { Console, Effect, Option } from "effect"
+import type { Duration, FileSystem } from "effect"
 import { Command, Flag } from "effect/cli"
 import type { ChildProcessSpawner } from "effect/process"
 import type { CliEnvironment } from "./CliEnvironment.ts"
-import type { ServerNotConfigured } from "./CliError.ts"
-import { StillStarting } from "./CliError.ts"
+import type { ServerNotConfigured, ServerNotUsable } from "./CliError.ts"
 import * as CliFlags from "./CliFlags.ts"
+import * as DurationText from "./DurationText.ts"
 import * as FleetConfig from "./FleetConfig.ts"
-import { awaitSettled, isSettled } from "./Settle.ts"
+import * as OneShot from "./OneShot.ts"
+import { awaitSettled } from "./Settle.ts"
 import * as ToolListing from "./ToolListing.ts"
+import * as Vocabulary from "./Vocabulary.ts"
 
-const print = (manager: McpManager.Service, json: boolean): Effect.Effect<void> =>
+const print = (session: OneShot.Session, json: boolean, waited: string): Effect.Effect<void> =>
   Effect.gen(function*() {
+    const { manager } = session
     const tools = manager.tools()
     const unavailable = manager.health().filter((h) => h.state !== "ready")
     if (json) {
@@ -36,25 +39,7 @@ const print = (manager: McpManager.Service, json: boolean): Effect.Effect<void> 
       const names = unavailable.map((h) => `${h.name} (${h.state})`).join(", ")
       yield* Console.error(`mcp-fleet: no tools listed for ${names}`)
     }
-  })
-
-const oneServer = (manager: McpManager.Service, server: string, wait: Duration.Duration) =>
-  Effect.gen(function*() {
-    yield* awaitSettled(manager, wait)
-    const h = yield* manager.serverHealth(server)
-    if (h.state === "ready") return
-    if (!isSettled(h)) {
-      return yield* new StillStarting({
-        server,
-        waitedMs: Math.round(Duration.toMillis(wait)),
-        ...(h.lastError !== undefined ? { lastError: h.lastError } : {})
-      })
-    }
-    return yield* new ManagerError.ServerNotReady({
-      server,
-      state: h.state,
-      ...(h.lastError !== undefined ? { lastError: h.lastError } : {})
-    })
+    for (const line of session.explainNotReady(waited)) yield* Console.error(line)
   })
 
 /**
@@ -68,6 +53,7 @@ export interface Input {
   readonly server: Option.Option<string>
   readonly json: boolean
   readonly wait: Duration.Duration
+  readonly verbose: boolean
 }
 
 /**
@@ -79,9 +65,7 @@ export interface Input {
 export type ToolsError =
   | ConfigError.ConfigError
   | ServerNotConfigured
-  | StillStarting
-  | ManagerError.ServerNotReady
-  | ManagerError.UnknownServer
+  | ServerNotUsable
 
 /**
  * The `tools` command.
@@ -106,21 +90,24 @@ export const command: Command.Command<
       Flag.optional
     ),
     json: CliFlags.json,
-    wait: CliFlags.wait("How long to wait for the servers to settle before listing.")
+    wait: CliFlags.wait("How long to wait for the servers to settle before listing."),
+    verbose: CliFlags.verbose
   },
-  Effect.fn("mcp-fleet tools")(function*({ config, json, server, wait }) {
+  Effect.fn("mcp-fleet tools")(function*({ config, json, server, verbose, wait }) {
     const loaded = yield* FleetConfig.load(config)
     const file = Option.isSome(server) ? yield* FleetConfig.only(loaded, server.value) : loaded
-    yield* FleetConfig.withManager(FleetConfig.toManagerOptions(file), (manager) =>
+    const waited = DurationText.format(wait)
+    yield* OneShot.run(file, verbose, (session) =>
       Effect.gen(function*() {
-        if (Option.isSome(server)) yield* oneServer(manager, server.value, wait)
-        else yield* awaitSettled(manager, wait)
-        yield* print(manager, json)
+        yield* awaitSettled(session.manager, wait)
+        yield* session.diagnostics.stop
+        if (Option.isSome(server)) yield* session.requireReady(server.value, waited)
+        yield* print(session, json, waited)
       }))
   })
 ).pipe(
   Command.withDescription(
-    "List the tools of every ready server as server__tool, with the read-only hint: ro (read-only), rw (writes), ? (not stated: treat as a write)."
+    `List the tools of every ready server as server__tool (the name call takes), with the read-only hint. ${Vocabulary.MARKERS}`
   ),
   Command.withExamples([
     { command: "mcp-fleet tools", description: "Every tool of every ready server in ./.mcp.json" },

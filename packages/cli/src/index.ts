@@ -15,6 +15,8 @@ export * as CliError from "./CliError.ts"
 /** @since 0.1.0 */
 export * as CliFlags from "./CliFlags.ts"
 /** @since 0.1.0 */
+export * as CliLogger from "./CliLogger.ts"
+/** @since 0.1.0 */
 export * as CliPresenter from "./CliPresenter.ts"
 /** @since 0.1.0 */
 export * as DemoCommand from "./DemoCommand.ts"
@@ -38,3 +40,13 @@ export * as ToolListing from "./ToolListing.ts"
 export * as ToolsCommand from "./ToolsCommand.ts"
 /** @since 0.1.0 */
 export * as Watch from "./Watch.ts"
+/** @since 0.1.0 */
+export * as Advice from "./Advice.ts"
+/** @since 0.1.0 */
+export * as Diagnostics from "./Diagnostics.ts"
+/** @since 0.1.0 */
+export * as OneShot from "./OneShot.ts"
+/** @since 0.1.0 */
+export * as StatusJson from "./StatusJson.ts"
+/** @since 0.1.0 */
+export * as Vocabulary from "./Vocabulary.ts"

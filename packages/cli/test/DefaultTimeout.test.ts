@@ -35,7 +35,7 @@ describe("the request timeout default has one source", () => {
     const plain = FleetConfig.toServerConfig(entry)
     assert.strictEqual(plain.requestTimeout, undefined)
     assert.strictEqual(FleetConfig.toServerConfig({ ...entry, requestTimeoutMs: 1_234 }).requestTimeout, 1_234)
-    const options = FleetConfig.toManagerOptions({ path: "x.json", servers: [entry] })
+    const options = FleetConfig.toManagerOptions({ path: "x.json", servers: [entry], remote: [], warnings: [] })
     assert.strictEqual(options.servers["s"]!.requestTimeout, undefined)
   })
 })

@@ -11,13 +11,20 @@ describe("mcp-fleet call", () => {
     expect(result.stdout).toBe(JSON.stringify({ tool: "tool_1", args: { value: "héllo" } }, null, 2) + "\n")
   })
 
-  it.concurrent("an unknown tool fails with the server's error on stderr and exit 1", async (ctx) => {
+  it.concurrent("an unknown tool: a did-you-mean and where to look, exit 2 (the call is not sent)", async (ctx) => {
     const config = await writeConfig(ctx, { alpha: fakeServer() })
-    const result = await run(ctx, ["call", "alpha", "no_such_tool", "--config", config])
-    expect(result.code).toBe(1)
-    expect(result.stdout).toBe("")
-    expect(result.stderr).toBe(
-      "mcp-fleet: MCP server \"alpha\" answered tools/call with error -32602: Unknown tool: no_such_tool\n"
+    const [near, far] = await Promise.all([
+      run(ctx, ["call", "alpha", "echp", "--config", config]),
+      run(ctx, ["call", "alpha__no_such_tool", "--config", config])
+    ])
+    expect(near.code).toBe(2)
+    expect(near.stdout).toBe("")
+    expect(near.stderr).toBe(
+      "mcp-fleet: MCP server \"alpha\" has no tool \"echp\"; did you mean \"echo\"? (see `mcp-fleet tools --server alpha`)\n"
+    )
+    expect(far.code).toBe(2)
+    expect(far.stderr).toBe(
+      "mcp-fleet: MCP server \"alpha\" has no tool \"no_such_tool\" (see `mcp-fleet tools --server alpha`)\n"
     )
   })
 
@@ -84,8 +91,8 @@ describe("mcp-fleet call", () => {
 
     const starting = await run(ctx, ["call", "slow", "echo", "--wait", "500ms", "-c", config])
     expect(starting.code).toBe(1)
-    expect(starting.stderr).toBe(
-      "mcp-fleet: MCP server \"slow\" was still starting after 500 ms; wait longer with --wait.\n"
+    expect(starting.stderr).toMatch(
+      /^mcp-fleet: MCP server "slow" was still starting after 500 ms \(no answer to initialize yet; wait longer with --wait\); last stderr:\n {2}\[slow\] fake-mcp-server: started pid=\d+ modes=init-delay=60000\n$/
     )
   })
 })

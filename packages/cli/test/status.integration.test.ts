@@ -13,7 +13,10 @@ describe("mcp-fleet status", () => {
       off: fakeServer({}, { disabled: true })
     })
     const result = await run(ctx, ["status", "--config", config], { env: { MY_SECRET: SECRET } })
-    expect(result.stderr).toBe("")
+    // A server has a curated list, so the words of the ledger are explained once, on stderr.
+    expect(result.stderr).toBe(
+      "mcp-fleet: curated = tools named in a server's \"curated\" list in the config (bridged by hand); external = all other tools\n"
+    )
     expect(result.code).toBe(0)
     expect(result.stdout).toBe(
       [
@@ -33,7 +36,9 @@ describe("mcp-fleet status", () => {
     expect(result.stdout).toBe(
       "MCP: 1 server (1 starting), 0 tools (0 curated, 0 external)\nslow: starting · tools not listed yet\n"
     )
-    expect(result.stderr).toBe("mcp-fleet: not settled after 1 s: slow (starting)\n")
+    expect(result.stderr).toMatch(
+      /^mcp-fleet: not settled after 1 s: slow \(starting\)\nmcp-fleet: MCP server "slow" was still starting after 1 s \(no answer to initialize yet; wait longer with --wait\); last stderr:\n {2}\[slow\] fake-mcp-server: started pid=\d+ modes=init-delay=60000\n$/
+    )
   })
 
   it.concurrent("reads .mcp.json in the current directory by default", async (ctx) => {

@@ -143,9 +143,9 @@ export class DuplicateKey extends Schema.TaggedError<DuplicateKey>(
 }
 
 /**
- * A server entry is not a stdio server: it has a `type` other than `"stdio"` (`"http"`, `"sse"`, …) or a `url`
- * and no `command`. Only stdio servers are supported. `transport` is the `type` given, or `"url"` when the entry
- * only has a `url`.
+ * A server entry whose `type` is none mcp-fleet knows (`"stdio"`, `"http"`, `"streamable-http"`, `"sse"`).
+ * Loading no longer fails with it: such an entry is skipped with a `ConfigWarning.UnknownTransport` (kept for
+ * callers that match on the tag). `transport` is the `type` given, or `"url"` when the entry only has a `url`.
  *
  * @since 0.1.0
  * @category errors
@@ -210,6 +210,52 @@ export class MalformedPlaceholder extends Schema.TaggedError<MalformedPlaceholde
 }
 
 /**
+ * A VS Code `${input:ID}` prompt input: VS Code asks the user for it when the server starts; mcp-fleet has
+ * nobody to ask. The message suggests reading the value from the environment instead (`${ID}` upper-cased).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class PromptInputPlaceholder extends Schema.TaggedError<PromptInputPlaceholder>(
+  "@mcp-fleet/config/ConfigError/PromptInputPlaceholder"
+)("PromptInputPlaceholder", {
+  path: Schema.String,
+  server: Schema.String,
+  field: Schema.String,
+  input: Schema.String,
+  suggestion: Schema.String
+}) {
+  override get message(): string {
+    return `${describeFile(this.path)}: server ${
+      JSON.stringify(this.server)
+    } uses \${input:${this.input}} in ${this.field}, a VS Code prompt input that mcp-fleet cannot ask for; write \${${this.suggestion}} and set ${this.suggestion} in the environment instead.`
+  }
+}
+
+/**
+ * A server's `envFile` could not be read. `envFile` is the path as resolved (relative to the config file's
+ * folder); `reason` is the platform's error kind (`NotFound`, `PermissionDenied`, …).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class EnvFileUnreadable extends Schema.TaggedError<EnvFileUnreadable>(
+  "@mcp-fleet/config/ConfigError/EnvFileUnreadable"
+)("EnvFileUnreadable", {
+  path: Schema.String,
+  server: Schema.String,
+  envFile: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    const why = this.reason === "NotFound" ? "it does not exist" : READ_FAILURES[this.reason] ?? this.reason
+    return `${describeFile(this.path)}: server ${JSON.stringify(this.server)} has "envFile": ${
+      JSON.stringify(this.envFile)
+    }, which could not be read: ${why}.`
+  }
+}
+
+/**
  * Any error that loading or parsing a config can fail with.
  *
  * @since 0.1.0
@@ -225,3 +271,5 @@ export type ConfigError =
   | UnsupportedTransport
   | MissingEnvVar
   | MalformedPlaceholder
+  | PromptInputPlaceholder
+  | EnvFileUnreadable

@@ -5,32 +5,43 @@
  * { "mcpServers": { "fs": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"] } } }
  * ```
  *
- * Besides the common fields (`command`, `args`, `env`, `cwd`, `disabled`) an entry may carry mcp-fleet's own:
- * `curated` (tool names the host bridges by hand), `requestTimeoutMs` (passed through untouched) and `inheritEnv`
- * (default `false`). VS Code's `{ "servers": { … } }` is read the same way.
+ * Besides the common fields (`command`, `args`, `env`, `envFile`, `cwd`, `disabled`, `timeout`) an entry may
+ * carry mcp-fleet's own: `curated` (tool names the host bridges by hand), `requestTimeoutMs` (passed through
+ * untouched) and `inheritEnv` (default `false`). VS Code's `{ "servers": { … } }` is read the same way, comments
+ * and trailing commas included (JSONC). Remote entries (`url`, `type: "http" | "streamable-http" | "sse"`) are
+ * decoded into {@link RemoteEntry}s, apart from the stdio servers.
  *
  * Loading refuses — with a typed {@link ConfigError.ConfigError} — a missing or unreadable file, invalid JSON
  * (line and column), a value of the wrong shape (its JSON path), two servers with the same name (both lines:
- * `JSON.parse` would silently keep the second), non-stdio servers, and `${VAR}` placeholders whose variable is
- * unset. Env values come out as `Redacted`, so printing or serializing a config never shows them.
+ * `JSON.parse` would silently keep the second), `${VAR}` placeholders whose variable is unset, VS Code's
+ * `${input:…}` prompts, and an `envFile` that cannot be read. What it only notices — keys it does not read, an
+ * entry of an unknown `type` (skipped) — comes back as {@link McpConfig.warnings}. Env and header values come
+ * out as `Redacted`, so printing or serializing a config never shows them.
  *
  * @since 0.1.0
  */
-import { Effect, FileSystem } from "effect"
-import type { Redacted } from "effect"
+import { Effect, FileSystem, Redacted } from "effect"
+import { parseEnv } from "node:util"
 import * as ConfigError from "./ConfigError.ts"
+import type * as ConfigWarning from "./ConfigWarning.ts"
 import type * as EnvExpansion from "./EnvExpansion.ts"
 import { parseJson } from "./internal/ParseJson.ts"
 import { decodeServers } from "./internal/RawConfig.ts"
-import { resolveServer } from "./internal/ResolveServer.ts"
+import { resolveRemote, resolveServer } from "./internal/ResolveServer.ts"
 
 /**
  * One stdio server, after `${VAR}` expansion and defaults.
  *
  * - `args`, `env`, `curated` default to empty; `disabled` and `inheritEnv` to `false`.
+ * - A `command` that contains a `/` (`./server.js`, `bin/server`), a `cwd` and an `envFile` are relative to the
+ *   config file's folder (as in Claude Code); a bare command name (`npx`) is looked up on `PATH` when spawned.
  * - `cwd` and `requestTimeoutMs` are absent when the file does not set them (no default of ours: the
- *   transport owns the request timeout default).
+ *   transport owns the request timeout default). `requestTimeoutMs` comes from the file's `requestTimeoutMs`,
+ *   else from its `timeout` (up to 3600: seconds, as Cline and Roo Code write it; above: milliseconds, as
+ *   Gemini CLI does).
  * - `env` values are `Redacted`: read them with `Redacted.value` where the child is spawned, nowhere else.
+ *   After {@link load}, they include the `envFile`'s variables (the file's `env` wins over it); `envFile` is the
+ *   resolved path of that file.
  *
  * @since 0.1.0
  * @category models
@@ -40,6 +51,7 @@ export interface ServerEntry {
   readonly command: string
   readonly args: ReadonlyArray<string>
   readonly env: Readonly<Record<string, Redacted.Redacted<string>>>
+  readonly envFile?: string
   readonly cwd?: string
   readonly disabled: boolean
   readonly curated: ReadonlyArray<string>
@@ -48,8 +60,27 @@ export interface ServerEntry {
 }
 
 /**
- * A decoded config file: where it came from and its servers, in the order of the servers object's keys.
- * Server names are unique (duplicates are refused while loading).
+ * One remote server (a `url` entry): Streamable HTTP (`type` `"http"`, `"streamable-http"` or absent) or the
+ * older HTTP+SSE transport (`"sse"`). `url` and header values are expanded and `Redacted` (both often carry
+ * tokens). mcp-fleet's CLI does not run these yet; the types are here so that a remote transport can.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RemoteEntry {
+  readonly name: string
+  readonly transport: "http" | "sse"
+  readonly url: Redacted.Redacted<string>
+  readonly headers: Readonly<Record<string, Redacted.Redacted<string>>>
+  readonly disabled: boolean
+  readonly curated: ReadonlyArray<string>
+  readonly requestTimeoutMs?: number
+}
+
+/**
+ * A decoded config file: where it came from, its stdio servers and its remote servers (each in the order of the
+ * servers object's keys), and what loading noticed. Server names are unique across both lists (duplicates are
+ * refused while loading).
  *
  * @since 0.1.0
  * @category models
@@ -57,11 +88,15 @@ export interface ServerEntry {
 export interface McpConfig {
   readonly path: string
   readonly servers: ReadonlyArray<ServerEntry>
+  readonly remote: ReadonlyArray<RemoteEntry>
+  readonly warnings: ReadonlyArray<ConfigWarning.ConfigWarning>
 }
 
 /**
- * Options of {@link parse}: `path` names the source in errors; `env` is what `${VAR}` placeholders are expanded
- * against (pass `process.env` from the CLI; this library never reads it itself).
+ * Options of {@link parse}: `path` names the source in errors, and its folder is `${workspaceFolder}` and the
+ * base of relative paths; `env` is what `${VAR}` placeholders are expanded against (pass `process.env` from the
+ * CLI; this library never reads it itself); `userHome` is `${userHome}` (pass `os.homedir()`; when absent,
+ * `${userHome}` is looked up in `env`).
  *
  * @since 0.1.0
  * @category models
@@ -69,16 +104,18 @@ export interface McpConfig {
 export interface ParseOptions {
   readonly path: string
   readonly env: EnvExpansion.Environment
+  readonly userHome?: string | undefined
 }
 
 /**
- * Options of {@link load}: the environment `${VAR}` placeholders are expanded against.
+ * Options of {@link load}: as {@link ParseOptions}, without the path.
  *
  * @since 0.1.0
  * @category models
  */
 export interface LoadOptions {
   readonly env: EnvExpansion.Environment
+  readonly userHome?: string | undefined
 }
 
 /**
@@ -100,20 +137,26 @@ export interface LoadOptions {
  */
 export const parse: (text: string, options: ParseOptions) => Effect.Effect<McpConfig, ConfigError.ConfigError> = Effect
   .fn("McpConfig.parse")(function*(text: string, options: ParseOptions) {
-    const { env, path } = options
+    const { env, path, userHome } = options
     const document = yield* parseJson(text, path)
-    const { entries, key } = yield* decodeServers(document, path)
+    const { entries, key, warnings } = yield* decodeServers(document, path)
     const servers: Array<ServerEntry> = []
-    for (const [name, raw] of entries) {
-      servers.push(yield* resolveServer(name, raw, { path, key, env }))
+    const remote: Array<RemoteEntry> = []
+    const context = { path, key, env, userHome }
+    for (const entry of entries) {
+      if (entry.kind === "stdio") servers.push(yield* resolveServer(entry.name, entry.raw, context))
+      else remote.push(yield* resolveRemote(entry.name, entry.raw, context))
     }
-    return { path, servers }
+    return { path, servers, remote, warnings }
   })
 
 /**
  * Reads and decodes a config file with effect's `FileSystem` (provide `NodeServices.layer` from
  * `@effect/platform-node`, or any `FileSystem` layer). A missing file is `ConfigFileNotFound`; any other read
- * failure is `ConfigFileUnreadable`; the text is then decoded by {@link parse}.
+ * failure is `ConfigFileUnreadable`; the text is then decoded by {@link parse}. Each server's `envFile` is then
+ * read (dotenv syntax, as Node's `util.parseEnv` reads it: `KEY=value`, `#` comments, quotes, `export` is not
+ * part of it) and merged under the server's `env`, values `Redacted`; one that cannot be read is
+ * `EnvFileUnreadable`.
  *
  * @example
  * ```ts
@@ -142,6 +185,24 @@ export const load: (
           : new ConfigError.ConfigFileUnreadable({ path, reason: error.reason._tag, cause: error })
       )
     )
-    return yield* parse(text, { path, env: options.env })
+    const config = yield* parse(text, { path, env: options.env, userHome: options.userHome })
+    const servers: Array<ServerEntry> = []
+    for (const server of config.servers) {
+      const envFile = server.envFile
+      if (envFile === undefined) {
+        servers.push(server)
+        continue
+      }
+      const dotenv = yield* fs.readFileString(envFile).pipe(
+        Effect.mapError((error) =>
+          new ConfigError.EnvFileUnreadable({ path, server: server.name, envFile, reason: error.reason._tag })
+        )
+      )
+      const fromFile = Object.entries(parseEnv(dotenv)).flatMap(([key, value]) =>
+        typeof value === "string" ? [[key, Redacted.make(value, { label: key })] as const] : []
+      )
+      servers.push({ ...server, env: { ...Object.fromEntries(fromFile), ...server.env } })
+    }
+    return { ...config, servers }
   }
 )

@@ -19,8 +19,29 @@ export * as McpConfig from "./McpConfig.ts"
 export * as ConfigError from "./ConfigError.ts"
 
 /**
+ * What loading a config noticed without refusing it: ignored keys (with a did-you-mean) and skipped entries.
+ *
+ * @since 0.1.0
+ */
+export * as ConfigWarning from "./ConfigWarning.ts"
+
+/**
  * `${VAR}` / `${VAR:-default}` / `$$` expansion against an explicit environment record.
  *
  * @since 0.1.0
  */
 export * as EnvExpansion from "./EnvExpansion.ts"
+
+/**
+ * Near-miss suggestions ("did you mean …?") for keys, server names and tool names.
+ *
+ * @since 0.1.0
+ */
+export * as DidYouMean from "./DidYouMean.ts"
+
+/**
+ * Following a config file while it is edited (debounced re-reads, invalid edits reported, never applied).
+ *
+ * @since 0.2.0
+ */
+export * as ConfigWatch from "./ConfigWatch.ts"

@@ -151,28 +151,6 @@ describe("ConfigError", () => {
         )
       }))
 
-    it.effect("UnsupportedTransport for a remote type, and for a url without command", () =>
-      Effect.gen(function*() {
-        const http = yield* failParse(`{"mcpServers": {"remote": {"type": "http", "url": "https://example.com/mcp"}}}`)
-        assert.instanceOf(http, ConfigError.UnsupportedTransport)
-        assert.strictEqual(
-          http.message,
-          `MCP config file ${PATH} is invalid: server "remote" has "type": "http", but only stdio servers (started with a "command") are supported.`
-        )
-        const sse = yield* failParse(
-          `{"mcpServers": {"ok": {"command": "x"}, "events": {"type": "sse", "command": "x"}}}`
-        )
-        assert.strictEqual(
-          sse.message,
-          `MCP config file ${PATH} is invalid: server "events" has "type": "sse", but only stdio servers (started with a "command") are supported.`
-        )
-        const url = yield* failParse(`{"mcpServers": {"cursor-remote": {"url": "https://example.com/sse"}}}`)
-        assert.strictEqual(
-          url.message,
-          `MCP config file ${PATH} is invalid: server "cursor-remote" has a "url" and no "command", but only stdio servers (started with a "command") are supported.`
-        )
-      }))
-
     it.effect("MissingEnvVar names the server, the field and the variable", () =>
       Effect.gen(function*() {
         const cases: ReadonlyArray<readonly [string, string, string]> = [
@@ -195,7 +173,7 @@ describe("ConfigError", () => {
     it.effect("MalformedPlaceholder names the server and the field, not the value", () =>
       Effect.gen(function*() {
         const error = yield* failParse(
-          `{"mcpServers": {"pplx": {"command": "x", "env": {"KEY": "\${input:perplexity-key}"}}}}`
+          `{"mcpServers": {"pplx": {"command": "x", "env": {"KEY": "\${perplexity-key}"}}}}`
         )
         assert.instanceOf(error, ConfigError.MalformedPlaceholder)
         assert.strictEqual(
@@ -204,12 +182,24 @@ describe("ConfigError", () => {
         )
       }))
 
-    it.effect("checks run in order: JSON, duplicates, shape, transport, fields, expansion", () =>
+    it.effect("PromptInputPlaceholder explains VS Code's ${input:ID} and suggests ${NAME} from the environment", () =>
+      Effect.gen(function*() {
+        const error = yield* failParse(
+          `{"servers": {"pplx": {"command": "x", "env": {"KEY": "\${input:perplexity-key}"}}}}`
+        )
+        assert.instanceOf(error, ConfigError.PromptInputPlaceholder)
+        assert.strictEqual(
+          error.message,
+          `MCP config file ${PATH}: server "pplx" uses \${input:perplexity-key} in env.KEY, a VS Code prompt input that mcp-fleet cannot ask for; write \${PERPLEXITY_KEY} and set PERPLEXITY_KEY in the environment instead.`
+        )
+      }))
+
+    it.effect("checks run in order: JSON, duplicates, shape, fields, expansion", () =>
       Effect.gen(function*() {
         const dupAndRemote = `{"mcpServers": {"r": {"type": "http"}, "r": {"command": "\${NOPE}"}}}`
         assert.strictEqual((yield* failParse(dupAndRemote))._tag, "DuplicateServerName")
         const remoteAndBadField = `{"mcpServers": {"a": {"command": 1}, "r": {"type": "http"}}}`
-        assert.strictEqual((yield* failParse(remoteAndBadField))._tag, "UnsupportedTransport")
+        assert.strictEqual((yield* failParse(remoteAndBadField))._tag, "ConfigSchemaInvalid")
         const badFieldAndMissingVar = `{"mcpServers": {"a": {"command": "\${NOPE}"}, "b": {"command": 1}}}`
         assert.strictEqual((yield* failParse(badFieldAndMissingVar))._tag, "ConfigSchemaInvalid")
       }))

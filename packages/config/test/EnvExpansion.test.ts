@@ -75,11 +75,37 @@ describe("EnvExpansion", () => {
     assert.deepStrictEqual(issue("${toString}"), { _tag: "MissingVariable", variable: "toString" })
   })
 
+  it("reports VS Code's ${input:ID} as a prompt input, and suggests a variable name for it", () => {
+    assert.deepStrictEqual(issue("${input:apiKey}"), { _tag: "PromptInput", id: "apiKey" })
+    assert.deepStrictEqual(issue("Bearer ${input:perplexity-key}"), { _tag: "PromptInput", id: "perplexity-key" })
+    assert.strictEqual(EnvExpansion.suggestedVariable("perplexity-key"), "PERPLEXITY_KEY")
+    assert.strictEqual(EnvExpansion.suggestedVariable("apiKey"), "APIKEY")
+    assert.strictEqual(EnvExpansion.suggestedVariable("1st"), "_1ST")
+  })
+
+  it("resolves ${workspaceFolder} and ${userHome} from the predefined values, never ${env:…} from them", () => {
+    const predefined = { workspaceFolder: "/work/app", userHome: "/home/ada" }
+    assert.deepStrictEqual(
+      EnvExpansion.expand("${workspaceFolder}/x:${userHome}", {}, predefined),
+      Result.succeed("/work/app/x:/home/ada")
+    )
+    assert.deepStrictEqual(
+      EnvExpansion.expand("${env:userHome}", { userHome: "from-env" }, predefined),
+      Result.succeed("from-env")
+    )
+    assert.deepStrictEqual(
+      EnvExpansion.expand("${workspaceFolder}", {}),
+      Result.fail({
+        _tag: "MissingVariable",
+        variable: "workspaceFolder"
+      })
+    )
+  })
+
   it("fails on malformed placeholders with their offset", () => {
     assert.deepStrictEqual(issue("ab${HOME"), { _tag: "MalformedPlaceholder", offset: 2 })
     assert.deepStrictEqual(issue("${}"), { _tag: "MalformedPlaceholder", offset: 0 })
     assert.deepStrictEqual(issue("x ${1ABC}"), { _tag: "MalformedPlaceholder", offset: 2 })
-    assert.deepStrictEqual(issue("${input:apiKey}"), { _tag: "MalformedPlaceholder", offset: 0 })
     assert.deepStrictEqual(issue("${A-B}"), { _tag: "MalformedPlaceholder", offset: 0 })
     assert.deepStrictEqual(issue("${ HOME }"), { _tag: "MalformedPlaceholder", offset: 0 })
   })

@@ -12,11 +12,16 @@ const jsonParsePosition = (text: string): number | "valid" | "no position" => {
   }
 }
 
-const duplicatesOf = (text: string): ReadonlyArray<JsonScanner.DuplicateKey> => {
+const scannedOf = (text: string): JsonScanner.Scanned => {
   const result = JsonScanner.scan(text)
   if (Result.isFailure(result)) assert.fail(`expected valid JSON, got: ${result.failure.reason}`)
   return result.success
 }
+
+const duplicatesOf = (text: string): ReadonlyArray<JsonScanner.DuplicateKey> => scannedOf(text).duplicates
+
+/** The JSONC text blanked into JSON, as `ParseJson` hands it to `JSON.parse`. */
+const plainOf = (text: string): string => JsonScanner.blank(text, scannedOf(text).blanks)
 
 const issueOf = (text: string): JsonScanner.SyntaxIssue => {
   const result = JsonScanner.scan(text)
@@ -100,7 +105,7 @@ describe("JsonScanner", () => {
 
   describe("syntax", () => {
     const cases: ReadonlyArray<readonly [string, number, string]> = [
-      ["{\"a\":1,}", 7, "expected a double-quoted property name"],
+      ["{\"a\":1,,}", 7, "expected a double-quoted property name"],
       ["{\n \"a\": 1\n \"b\": 2}", 11, "expected ',' or '}' after a property value"],
       ["{\"a\": \"never closed", 19, "unterminated string"],
       ["", 0, "expected a value but the text ended"],
@@ -110,7 +115,9 @@ describe("JsonScanner", () => {
       ["{\"a\": 01}", 7, "a number must not have a leading zero"],
       ["{\"a\": tru}", 6, "expected a value (text must be in double quotes)"],
       ["{\"a\": nullx}", 10, "expected ',' or '}' after a property value"],
-      ["[1,]", 3, "expected a value (object, array, string, number, true, false or null)"],
+      ["[1,,]", 3, "expected a value (object, array, string, number, true, false or null)"],
+      ["{\"a\": ,}", 6, "expected a value (object, array, string, number, true, false or null)"],
+      ["[,]", 1, "expected a value (object, array, string, number, true, false or null)"],
       ["{\"a\" 1}", 5, "expected ':' after a property name"],
       ["\"\\x\"", 2, "invalid escape sequence in a string"],
       ["\"\\u12G4\"", 5, "expected four hex digits after \\u"],
@@ -118,8 +125,7 @@ describe("JsonScanner", () => {
       ["1e+", 3, "expected a digit in the exponent"],
       ["{", 1, "expected a property name but the text ended"],
       ["{\"a\":1", 6, "the text ended before the object was closed"],
-      ["'single'", 0, "expected a value (text must be in double quotes)"],
-      ["{\"a\":1 // comment\n}", 7, "expected ',' or '}' after a property value"]
+      ["'single'", 0, "expected a value (text must be in double quotes)"]
     ]
     it.each(cases)("%j fails at %i: %s", (text, offset, reason) => {
       assert.deepStrictEqual(issueOf(text), { offset, reason })
@@ -136,6 +142,43 @@ describe("JsonScanner", () => {
     })
   })
 
+  describe("JSONC: comments and trailing commas", () => {
+    it("blanks comments and trailing commas into JSON of the same length, keeping line breaks", () => {
+      const text = [
+        "// VS Code's mcp.json",
+        "{",
+        "  /* the servers",
+        "     of this folder */ \"servers\": {",
+        "    \"a\": { \"args\": [\"x\", \"y\",], }, // trailing commas",
+        "  },",
+        "}"
+      ].join("\n")
+      const plain = plainOf(text)
+      assert.strictEqual(plain.length, text.length)
+      assert.deepStrictEqual(plain.split("\n").length, text.split("\n").length)
+      assert.deepStrictEqual(JSON.parse(plain), { servers: { a: { args: ["x", "y"] } } })
+    })
+
+    it("keeps comment-like text inside strings, and counts lines through comments", () => {
+      const text = "{\"url\": \"http://x/*y*/\", /* one\ntwo */\n\"a\": 1, \"a\": 2}"
+      assert.deepStrictEqual(JSON.parse(plainOf(text)), { url: "http://x/*y*/", a: 2 })
+      assert.deepStrictEqual(duplicatesOf(text), [{ path: [], key: "a", firstLine: 3, secondLine: 3 }])
+    })
+
+    it("refuses an unterminated block comment and a lone slash, at their position", () => {
+      assert.deepStrictEqual(issueOf("{\n /* never closed"), { offset: 3, reason: "unterminated /* comment" })
+      assert.deepStrictEqual(issueOf("{\"a\": 1 / 2}"), {
+        offset: 8,
+        reason: "a '/' that does not start a // or /* comment"
+      })
+      // A comment is not a separator: the position is that of the next member, after the comment.
+      assert.deepStrictEqual(issueOf("{\"a\":1 // comment\n \"b\": 2}"), {
+        offset: 19,
+        reason: "expected ',' or '}' after a property value"
+      })
+    })
+  })
+
   describe("properties", () => {
     it.prop("any serialized JSON value scans as valid, without duplicates", [Schema.Json], ([value]) => {
       assert.deepStrictEqual(duplicatesOf(JSON.stringify(value)), [])
@@ -149,12 +192,15 @@ describe("JsonScanner", () => {
         const full = JSON.stringify({ value }, null, 1)
         const cut = seed % full.length
         const text = full.slice(0, cut) + full.slice(cut + 1)
-        const position = jsonParsePosition(text)
         const scanned = JsonScanner.scan(text)
-        assert.strictEqual(Result.isSuccess(scanned), position === "valid", text)
-        if (typeof position === "number" && Result.isFailure(scanned)) {
-          assert.strictEqual(scanned.failure.offset, position, text)
+        if (Result.isSuccess(scanned)) {
+          // Valid JSONC: blanked, it is JSON (one deletion can leave a trailing comma, which JSONC allows).
+          assert.strictEqual(jsonParsePosition(JsonScanner.blank(text, scanned.success.blanks)), "valid", text)
+          return
         }
+        const position = jsonParsePosition(text)
+        assert.notStrictEqual(position, "valid", text)
+        if (typeof position === "number") assert.strictEqual(scanned.failure.offset, position, text)
       },
       { arbitrary: { runs: 1000 } }
     )

@@ -5,7 +5,7 @@
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
 import { McpManager } from "@mcp-fleet/manager"
 import { FakeServer } from "@mcp-fleet/testing"
-import { Console, Effect, Layer } from "effect"
+import { Console, Effect, Layer, Schedule } from "effect"
 
 const fake = (options: FakeServer.Options) => {
   const { args, command } = FakeServer.command(options)
@@ -19,7 +19,8 @@ const Fleet = McpManager.layer({
     notes: fake({ initDelay: 200 }),
     legacy: { ...fake({}), disabled: true }
   },
-  reconnect: { initialDelay: "500 millis", maxAttempts: 5 },
+  // Any Schedule: its delays space the attempts, and when it ends the server gives up (until restart).
+  reconnect: Schedule.exponential("500 millis").pipe(Schedule.upTo({ times: 5 })),
   onStateChange: (change) => Console.log(`${change.server}: ${change.from} → ${change.to}`)
 }).pipe(Layer.provide(NodeServices.layer))
 
@@ -32,6 +33,12 @@ const program = Effect.gen(function*() {
   const result = yield* manager.call("notes", "echo", { note: "hello" })
   yield* Console.log(`notes/echo → ${JSON.stringify(result.structuredContent)}`)
   yield* Console.log(`${manager.tools().length} tools across ready servers`)
+  // The fleet changes while it runs.
+  yield* manager.add("late", fake({}))
+  const late = yield* manager.waitForReady("late")
+  yield* Console.log(`late joined with ${late.tools.length} tools`)
+  yield* manager.remove("legacy")
+  yield* Console.log(`servers now: ${manager.health().map((h) => h.name).sort().join(", ")}`)
 }).pipe(Effect.provide(Fleet)) // closing the layer shuts every server down
 
 NodeRuntime.runMain(program)

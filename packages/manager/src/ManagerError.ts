@@ -68,7 +68,21 @@ export class ServerNotReady extends Schema.TaggedError<ServerNotReady>()("Server
 }
 
 /**
+ * `add` was given a name the fleet already has.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class DuplicateServer extends Schema.TaggedError<DuplicateServer>()("DuplicateServer", {
+  server: Schema.String
+}) {
+  override get message(): string {
+    return `An MCP server named "${this.server}" is already in the fleet; remove it or update it instead.`
+  }
+}
+
+/**
  * @since 0.1.0
  * @category errors
  */
-export type ManagerError = UnknownServer | ServerUnavailable | ServerNotReady
+export type ManagerError = UnknownServer | ServerUnavailable | ServerNotReady | DuplicateServer

@@ -3,8 +3,12 @@
  * five-state health ledger and one status text.
  *
  * Building the layer spawns every enabled server and registers its client before it returns; discovery
- * (`initialize` → `tools/list`) continues in background fibers. Closing the layer's scope shuts every server
- * down (in parallel) and stops every supervisor fiber.
+ * (`initialize` → `tools/list`) continues in background fibers. The fleet can change while it runs (`add`,
+ * `remove`, `update`). Closing the layer's scope shuts every server down (in parallel) and stops every
+ * supervisor fiber.
+ *
+ * The parts live beside this file, each taking plain values: `McpManager/Ledger.ts` (records, the one
+ * transition, events), `McpManager/Discovery.ts`, `McpManager/Connection.ts`, `McpManager/Supervisor.ts`.
  *
  * @example
  * ```ts
@@ -27,24 +31,30 @@
  * @since 0.1.0
  */
 import type { McpClient, McpError, Protocol, Tool } from "@mcp-fleet/transport"
-import { Context, Layer } from "effect"
-import type { Effect, Stream } from "effect"
+import { Context, Effect, Layer, Scope } from "effect"
+import type { Stream } from "effect"
+import { HttpClient } from "effect/http"
 import type { ChildProcessSpawner } from "effect/process"
-import * as Fleet from "./internal/Fleet.ts"
-import type { ServerNotReady, ServerUnavailable, UnknownServer } from "./ManagerError.ts"
-import type { ManagerOptions, StateChange } from "./ManagerOptions.ts"
+import { DuplicateServer, ServerNotReady, ServerUnavailable, UnknownServer } from "./ManagerError.ts"
+import type { ManagerOptions, ServerConfig, StateChange } from "./ManagerOptions.ts"
+import * as Ledger from "./McpManager/Ledger.ts"
+import * as Options from "./McpManager/Options.ts"
+import type { ServerRecord } from "./McpManager/Record.ts"
+import * as Supervisor from "./McpManager/Supervisor.ts"
 import type { ServerHealth } from "./ServerHealth.ts"
+import * as ServerState from "./ServerState.ts"
+import { renderStatusLines } from "./StatusText.ts"
 
 /**
- * The manager's operations.
+ * The manager service. Its operations are `McpManager["Service"]`.
  *
  * @since 0.1.0
- * @category models
+ * @category services
  */
-export interface Service {
+export class McpManager extends Context.Service<McpManager, {
   /** The server's current client, available as soon as the layer is built (fails for unknown/disabled). */
   readonly client: (name: string) => Effect.Effect<McpClient.McpClient, UnknownServer | ServerUnavailable>
-  /** An immutable snapshot of every server; each client's `isAlive` is read once. */
+  /** An immutable snapshot of every server; each client's `isAlive` is read once (a dead one goes offline). */
   readonly health: () => ReadonlyArray<ServerHealth>
   /** One server's snapshot. */
   readonly serverHealth: (name: string) => Effect.Effect<ServerHealth, UnknownServer>
@@ -65,31 +75,185 @@ export interface Service {
   ) => Effect.Effect<Protocol.CallToolResult, UnknownServer | ServerUnavailable | McpError.CallToolError>
   /** Waits until the server is `ready`; fails if it settles otherwise. Bounded only by the caller's timeout. */
   readonly waitForReady: (name: string) => Effect.Effect<ServerHealth, UnknownServer | ServerNotReady>
-  /** Stops any reconnection, closes the server and starts it afresh (attempts reset). */
+  /**
+   * Stops any reconnection, closes the server and starts it afresh (attempts and crash-loop evidence reset),
+   * with a full discovery (`initialize` → `tools/list`): the third way a tool list is refreshed, beside
+   * reconnection and `list_changed`.
+   */
   readonly restart: (name: string) => Effect.Effect<void, UnknownServer>
+  /** Adds a server and starts it (unless disabled); its process is spawned before this returns. */
+  readonly add: (name: string, config: ServerConfig) => Effect.Effect<void, DuplicateServer>
+  /** Stops and forgets a server: its process is drained, `changes` reports `removed`, it leaves `health()`. */
+  readonly remove: (name: string) => Effect.Effect<void, UnknownServer>
+  /**
+   * Applies a new config. Only a launch-relevant change (command, args, env, cwd, inheritEnv,
+   * requestTimeout, client, disabled) replaces the process: the new one starts before the old one is drained,
+   * and calls in flight on the old one finish or fail with a typed error. Otherwise the record is updated.
+   */
+  readonly update: (name: string, config: ServerConfig) => Effect.Effect<void, UnknownServer>
+  /**
+   * Brings the fleet in line with `servers`: adds the new names, removes the missing ones, updates the changed
+   * ones (see `update`) and leaves identical ones alone. What a config-file watcher calls on each valid edit.
+   */
+  readonly reconcile: (servers: Readonly<Record<string, ServerConfig>>) => Effect.Effect<void>
   /** Kills every server at once (SIGKILL) and stops every supervisor fiber. */
   readonly forceClose: Effect.Effect<void>
-  /** Every state transition, from the moment the stream is run. */
+  /**
+   * Every state transition, from the moment the stream is run. Bounded: a subscriber that falls
+   * `eventCapacity` changes behind loses the oldest ones.
+   */
   readonly changes: Stream.Stream<StateChange>
-  /** The whole health snapshot, now and after every change. */
+  /** The whole health snapshot, now and after every change; a slow reader skips to the latest snapshot. */
   readonly snapshots: Stream.Stream<ReadonlyArray<ServerHealth>>
-}
+}>()("@mcp-fleet/manager/McpManager") {}
 
 /**
- * The manager service.
+ * The manager's operations (an alias kept for code written against 0.1).
  *
+ * @deprecated Use `McpManager["Service"]`.
  * @since 0.1.0
- * @category services
+ * @category models
  */
-export class McpManager extends Context.Service<McpManager, Service>()("@mcp-fleet/manager/McpManager") {}
+export type Service = McpManager["Service"]
+
+const unavailable = (h: ServerHealth) =>
+  new ServerUnavailable({
+    server: h.name,
+    state: h.state,
+    attempt: h.attempt,
+    gaveUp: h.gaveUp,
+    ...(h.lastError !== undefined ? { lastError: h.lastError } : {})
+  })
 
 /**
- * Builds the manager. Needs the `ChildProcessSpawner` service (`NodeServices.layer` in an app).
+ * Builds the manager in the current scope: spawns every enabled server before returning. Needs the
+ * `ChildProcessSpawner` service (`NodeServices.layer` in an app).
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const make = Effect.fnUntraced(function*(
+  input: ManagerOptions
+): Effect.fn.Return<McpManager["Service"], never, Scope.Scope | ChildProcessSpawner.ChildProcessSpawner> {
+  const options = yield* Options.resolve(input)
+  // Every process lives in a child scope of this one, which closes only after the drain below: a server added
+  // at run time is shut down by the drain too, never seen as a crash by its own watcher.
+  const connections = yield* Scope.fork(yield* Scope.Scope, "parallel")
+  const spawner = yield* Effect.context<ChildProcessSpawner.ChildProcessSpawner>()
+  // Optional: only remote (`url`) servers need it, and an app of stdio servers need not provide one.
+  const http = yield* Effect.serviceOption(HttpClient.HttpClient)
+  const ledger = yield* Ledger.make(options, Object.entries(input.servers))
+  const supervisor = yield* Supervisor.make({ ledger, options, scope: connections, spawner, http })
+  yield* Effect.forEach(ledger.names(), supervisor.start, { concurrency: "unbounded", discard: true })
+  yield* Effect.addFinalizer(() => Effect.andThen(supervisor.drain("graceful"), ledger.flush))
+
+  const lookup = (name: string): Effect.Effect<ServerRecord, UnknownServer> =>
+    Effect.suspend(() => {
+      const record = ledger.get(name)
+      return record === undefined
+        ? Effect.fail(new UnknownServer({ server: name, known: ledger.names() }))
+        : Effect.succeed(record)
+    })
+  const healthOf = (name: string) => ledger.health().find((h) => h.name === name)!
+
+  const call = Effect.fn("McpManager.call")(function*(
+    server: string,
+    tool: string,
+    args?: Readonly<Record<string, unknown>>,
+    callOptions?: McpClient.CallOptions
+  ) {
+    // No lock: one read of the ledger and of the client's flags.
+    const record = yield* lookup(server)
+    const conn = record.conn
+    if (conn === undefined || !ServerState.isLive(record.state)) return yield* unavailable(ledger.healthOf(record))
+    if (!conn.client.isAlive()) {
+      ledger.exited(server, conn)
+      return yield* unavailable(healthOf(server))
+    }
+    return yield* conn.client.callTool(tool, args, callOptions).pipe(
+      Effect.tapError((error) => Effect.sync(() => error._tag === "ProcessExited" && ledger.exited(server, conn)))
+    )
+  })
+
+  const waitForReady = Effect.fn("McpManager.waitForReady")(function*(name: string) {
+    yield* lookup(name)
+    while (true) {
+      const changed = ledger.awaitChange()
+      const record = ledger.get(name)
+      const state = record?.state
+      if (state === undefined || ledger.isClosed() || state._tag !== "Starting" && state._tag !== "Offline") {
+        const h = record === undefined ? undefined : ledger.healthOf(record)
+        if (h !== undefined && h.state === "ready") return h
+        return yield* new ServerNotReady({
+          server: name,
+          state: h?.state ?? "removed",
+          ...(h?.lastError !== undefined ? { lastError: h.lastError } : {})
+        })
+      }
+      yield* changed
+    }
+  })
+
+  const manager: McpManager["Service"] = {
+    client: (name) =>
+      Effect.flatMap(lookup(name), (record) => {
+        const h = healthOf(name)
+        return record.conn === undefined || h.state === "disabled"
+          ? Effect.fail(unavailable(h))
+          : Effect.succeed(record.conn.client)
+      }),
+    health: ledger.health,
+    serverHealth: (name) => Effect.map(lookup(name), () => healthOf(name)),
+    tools: () =>
+      ledger.health().flatMap((h) =>
+        ServerState.countsTools(h.state) ? h.tools.map((tool) => ({ server: h.name, tool })) : []
+      ),
+    statusLines: () => renderStatusLines(ledger.health(), options.maxStatusLines),
+    call,
+    waitForReady,
+    restart: Effect.fn("McpManager.restart")(function*(name: string) {
+      yield* lookup(name)
+      yield* supervisor.locked(supervisor.restart(name))
+    }),
+    add: Effect.fn("McpManager.add")(function*(name: string, config: ServerConfig) {
+      yield* supervisor.locked(Effect.gen(function*() {
+        if (ledger.isClosed()) return
+        if (!ledger.insert(name, config)) return yield* new DuplicateServer({ server: name })
+        yield* supervisor.start(name)
+      }))
+    }),
+    remove: Effect.fn("McpManager.remove")(function*(name: string) {
+      yield* lookup(name)
+      yield* supervisor.locked(supervisor.remove(name))
+    }),
+    update: Effect.fn("McpManager.update")(function*(name: string, config: ServerConfig) {
+      yield* lookup(name)
+      yield* supervisor.locked(supervisor.update(name, config))
+    }),
+    reconcile: Effect.fn("McpManager.reconcile")(function*(servers: Readonly<Record<string, ServerConfig>>) {
+      const wanted = Object.entries(servers)
+      const gone = ledger.names().filter((name) => !Object.hasOwn(servers, name))
+      yield* Effect.forEach(gone, (name) => supervisor.locked(supervisor.remove(name)), { discard: true })
+      yield* Effect.forEach(wanted, ([name, config]) =>
+        supervisor.locked(Effect.suspend(() => {
+          const record = ledger.get(name)
+          if (record === undefined) return ledger.insert(name, config) ? supervisor.start(name) : Effect.void
+          return Supervisor.sameConfig(record.config, config) ? Effect.void : supervisor.update(name, config)
+        })), { discard: true })
+    }),
+    forceClose: supervisor.drain("force"),
+    changes: ledger.changes,
+    snapshots: ledger.snapshots
+  }
+  return manager
+})
+
+/**
+ * Builds the manager as a layer. Needs the `ChildProcessSpawner` service (`NodeServices.layer` in an app).
  *
  * @since 0.1.0
  * @category layers
  */
 export const layer = (
   options: ManagerOptions
-): Layer.Layer<McpManager, never, ChildProcessSpawner.ChildProcessSpawner> =>
-  Layer.effect(McpManager, Fleet.make(options))
+): Layer.Layer<McpManager, never, ChildProcessSpawner.ChildProcessSpawner> => Layer.effect(McpManager, make(options))

@@ -13,6 +13,10 @@ import type { ServerState } from "./ServerState.ts"
 export interface ServerHealth {
   readonly name: string
   readonly state: ServerState
+  /** How the server is reached: `stdio` (a child process), `http` (Streamable HTTP) or `sse` (legacy HTTP+SSE). */
+  readonly transport: "stdio" | "http" | "sse"
+  /** A remote server's URL with any credentials in it replaced by `***`; `undefined` for stdio. */
+  readonly url: string | undefined
   /** The server's tools while `ready`; empty otherwise (see `countsTools`). */
   readonly tools: ReadonlyArray<Tool.DiscoveredTool>
   /** Tool names the host bridges by hand (configuration), as given. */
@@ -27,14 +31,18 @@ export interface ServerHealth {
   readonly lastError: string | undefined
   /** Reconnection attempts made since the last success (0 when none). */
   readonly attempt: number
-  /** The reconnection policy's limit, for display (`attempt/maxAttempts`). */
-  readonly maxAttempts: number
+  /** The reconnection policy's limit, for display (`attempt/maxAttempts`); `undefined` for an unlimited policy. */
+  readonly maxAttempts: number | undefined
   /** Whether reconnection has given up (offline until an explicit restart). */
   readonly gaveUp: boolean
   /** A `tools/list_changed` arrived before the server settled: it will be replayed once. */
   readonly listChangedPending: boolean
   /** The child's pid while a process exists. */
   readonly pid: number | undefined
+  /** While offline and reconnecting: when the next attempt starts (Clock milliseconds). */
+  readonly nextRetryAt?: number | undefined
+  /** The same, as milliseconds from the moment this snapshot was taken. */
+  readonly nextRetryInMs?: number | undefined
   /** The last lines the server wrote to stderr. */
   readonly stderrTail: ReadonlyArray<string>
   /** When the server entered this state (Clock milliseconds). */

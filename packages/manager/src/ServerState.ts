@@ -9,6 +9,7 @@
  *
  * @since 0.1.0
  */
+import type { Tool } from "@mcp-fleet/transport"
 
 /**
  * @since 0.1.0
@@ -51,3 +52,143 @@ export const stateFromString = (s: string): ServerState => {
       return "offline"
   }
 }
+
+/**
+ * Where a server is in its life, as a tagged union: each case holds exactly what is true in it, so that
+ * `{ ready, gaveUp }` cannot be written. `ServerTransition.next` is the only function that moves it; the flat
+ * `ServerHealth` view is derived from it.
+ *
+ * - `Starting`: spawned (or about to be), `initialize` or the first `tools/list` not finished. `attempt` is the
+ *   reconnection attempt this process is (0 for a first start or a restart).
+ * - `Ready`: alive, initialized, with a non-empty tool list.
+ * - `Degraded`: alive, without a usable tool list. `initializeFailed` marks an `initialize` error (evidence for
+ *   the crash-loop rule if the process then exits).
+ * - `Offline`: not running; reconnecting. `nextRetryAt` (Clock ms) is when the next attempt starts, once scheduled.
+ * - `GaveUp`: not running, and no attempt will be made until `restart`.
+ * - `Disabled`: turned off in the configuration.
+ * - `Removed`: taken out of the fleet; it leaves `health()`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type State = Starting | Ready | Degraded | Offline | GaveUp | Disabled | Removed
+
+/**
+ * @since 0.2.0
+ * @category models
+ */
+export interface Starting {
+  readonly _tag: "Starting"
+  readonly attempt: number
+  readonly pid: number | undefined
+  readonly listChangedPending: boolean
+  readonly lastError: string | undefined
+}
+
+/**
+ * @since 0.2.0
+ * @category models
+ */
+export interface Ready {
+  readonly _tag: "Ready"
+  readonly pid: number | undefined
+  readonly tools: ReadonlyArray<Tool.DiscoveredTool>
+  readonly instructions: string | undefined
+  /** A note about the listing (tools that did not decode), if any. */
+  readonly note: string | undefined
+}
+
+/**
+ * @since 0.2.0
+ * @category models
+ */
+export interface Degraded {
+  readonly _tag: "Degraded"
+  readonly pid: number | undefined
+  readonly reason: string
+  readonly instructions: string | undefined
+  readonly initializeFailed: boolean
+}
+
+/**
+ * @since 0.2.0
+ * @category models
+ */
+export interface Offline {
+  readonly _tag: "Offline"
+  readonly lastError: string | undefined
+  readonly attempt: number
+  readonly nextRetryAt: number | undefined
+}
+
+/**
+ * @since 0.2.0
+ * @category models
+ */
+export interface GaveUp {
+  readonly _tag: "GaveUp"
+  readonly lastError: string | undefined
+  readonly attempts: number
+  /** Why reconnection stopped, as a sentence fragment ("gave up reconnecting after 5 attempts"). */
+  readonly reason: string
+}
+
+/**
+ * @since 0.2.0
+ * @category models
+ */
+export interface Disabled {
+  readonly _tag: "Disabled"
+}
+
+/**
+ * @since 0.2.0
+ * @category models
+ */
+export interface Removed {
+  readonly _tag: "Removed"
+}
+
+/**
+ * The state a server is in before anything happened to it.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const initial = (disabled: boolean): State =>
+  disabled
+    ? { _tag: "Disabled" }
+    : { _tag: "Starting", attempt: 0, pid: undefined, listChangedPending: false, lastError: undefined }
+
+/**
+ * The five-way kind of a state, as `ServerHealth.state` shows it (`GaveUp` is `offline`; `Removed` has no kind
+ * of its own and reads as `offline`, but never appears in `health()`).
+ *
+ * @since 0.2.0
+ * @category fail-safes
+ */
+export const kindOf = (state: State): ServerState => {
+  switch (state._tag) {
+    case "Starting":
+      return "starting"
+    case "Ready":
+      return "ready"
+    case "Degraded":
+      return "degraded"
+    case "Disabled":
+      return "disabled"
+    case "Offline":
+    case "GaveUp":
+    case "Removed":
+      return "offline"
+  }
+}
+
+/**
+ * Whether a process may be running in this state (it may take calls and be watched).
+ *
+ * @since 0.2.0
+ * @category fail-safes
+ */
+export const isLive = (state: State): state is Starting | Ready | Degraded =>
+  state._tag === "Starting" || state._tag === "Ready" || state._tag === "Degraded"

@@ -68,8 +68,20 @@ const oneLine = (text: string, max = 160): string => {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
 }
 
+const attemptOf = (h: ServerHealth) => `attempt ${h.attempt}${h.maxAttempts !== undefined ? `/${h.maxAttempts}` : ""}`
+
 /**
- * One server's line. A `starting` server shows no tool count (it has none yet, which is not zero).
+ * A wait as the status text shows it: whole seconds (rounded up) from one second on, milliseconds below.
+ *
+ * @since 0.2.0
+ * @category rendering
+ */
+export const formatWait = (ms: number): string => (ms >= 1000 ? `${Math.ceil(ms / 1000)} s` : `${Math.ceil(ms)} ms`)
+
+/**
+ * One server's line. A `starting` server shows no tool count (it has none yet, which is not zero). An offline
+ * server that is reconnecting shows its attempt and when the next one starts:
+ * `offline · reconnecting, attempt 3/5, next in 4 s`.
  *
  * @since 0.1.0
  * @category rendering
@@ -85,11 +97,14 @@ export const formatServerLine = (h: ServerHealth): string => {
       break
     }
     case "starting":
-      parts.push(h.attempt > 0 ? `reconnecting, attempt ${h.attempt}/${h.maxAttempts}` : "tools not listed yet")
+      parts.push(h.attempt > 0 ? `reconnecting, ${attemptOf(h)}` : "tools not listed yet")
       break
     case "offline":
       if (h.gaveUp) parts.push(`gave up after ${plural(h.attempt, "attempt")}`)
-      else if (h.attempt > 0) parts.push(`reconnecting, attempt ${h.attempt}/${h.maxAttempts}`)
+      else if (h.attempt > 0) {
+        const next = h.nextRetryInMs !== undefined ? `, next in ${formatWait(h.nextRetryInMs)}` : ""
+        parts.push(`reconnecting, ${attemptOf(h)}${next}`)
+      }
       break
     case "degraded":
     case "disabled":
@@ -98,6 +113,8 @@ export const formatServerLine = (h: ServerHealth): string => {
   if (h.lastError !== undefined && h.state !== "ready" && h.state !== "disabled") {
     parts.push(oneLine(h.lastError))
   }
+  // A remote server says how it is reached (its URL is already redacted).
+  if (h.transport !== "stdio" && h.url !== undefined) parts.push(`${h.transport} ${h.url}`)
   return parts.join(" · ")
 }
 

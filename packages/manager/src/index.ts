@@ -16,3 +16,5 @@ export * as ServerHealth from "./ServerHealth.ts"
 export * as ServerState from "./ServerState.ts"
 /** @since 0.1.0 */
 export * as StatusText from "./StatusText.ts"
+/** @since 0.2.0 */
+export * as ServerTransition from "./ServerTransition.ts"

@@ -1,7 +1,8 @@
 /**
  * A server whose every start fails `initialize` terminally (here: `-32022`, no protocol version in common). The
  * transport shuts each such child down and reports the typed error; the manager must not respawn it in a loop:
- * attempts follow the backoff and stop at `maxAttempts` (issue 11, item 3).
+ * attempts follow the backoff (issue 11, item 3), and since the failure repeats identically, the second one
+ * gives up at once instead of spending `maxAttempts` (issue 13, the crash-loop rule).
  */
 import { assert, describe, it } from "@effect/vitest"
 import { McpManager } from "@mcp-fleet/manager"
@@ -31,7 +32,7 @@ const rejectsVersion = (_: number, peer: FakeSpawner.Peer) =>
   })
 
 describe("a server whose initialize is rejected on every start", () => {
-  it.effect("is shut down each time, retried on the backoff only, and given up after maxAttempts", () =>
+  it.effect("is shut down each time, retried on the backoff only, and given up at the second identical failure", () =>
     Effect.gen(function*() {
       const { layer, spawned } = fleetSpawner({ old: rejectsVersion })
       const context = yield* Layer.build(
@@ -43,7 +44,7 @@ describe("a server whose initialize is rejected on every start", () => {
       const manager = Context.get(context, McpManager.McpManager)
       const health = () => manager.health().find((h) => h.name === "old")!
       yield* eventually(() => spawned.peers.old?.[0] !== undefined, "first spawn")
-      for (let attempt = 1; attempt <= 3; attempt++) {
+      for (let attempt = 1; attempt <= 1; attempt++) {
         yield* eventually(() => health().attempt === attempt, `attempt ${attempt} scheduled`)
         assert.strictEqual(spawned.count.old, attempt, `no respawn before the ${attempt}. delay has passed`)
         yield* TestClock.adjust("1 second")
@@ -51,8 +52,15 @@ describe("a server whose initialize is rejected on every start", () => {
       }
       yield* eventually(() => health().gaveUp, "gave up")
       yield* TestClock.adjust("1 hour")
-      assert.strictEqual(spawned.count.old, 4, "no attempt after the last")
+      assert.strictEqual(spawned.count.old, 2, "no attempt after the second identical failure")
       assert.strictEqual(health().state, "offline")
+      assert.include(
+        health().lastError ?? "",
+        "does not support protocol version \"2025-11-25\" (it supports 2099-01-01",
+        "gives up with the reason"
+      )
+      assert.include(health().lastError!, "fails on every start")
+      assert.include(health().lastError!, "2099-01-01")
       // Every child was shut down gracefully: its stdin was ended, and it exited on its own, without a signal.
       for (const peer of spawned.peers.old!) {
         assert.isTrue(Deferred.isDoneUnsafe(peer.stdinClosed), "stdin ended")

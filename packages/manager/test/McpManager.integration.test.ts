@@ -18,7 +18,7 @@ const waitUntil = (check: () => boolean, what: string) =>
 /** The same, from a test that runs on the TestClock. */
 const waitUntilLive = (check: () => boolean, what: string) => TestClock.withLive(waitUntil(check, what))
 
-const fake = (options: FakeServer.Options, extra: Partial<ManagerOptions.ServerConfig> = {}) => {
+const fake = (options: FakeServer.Options, extra: Partial<ManagerOptions.StdioServerConfig> = {}) => {
   const { args, command, env } = FakeServer.command(options)
   return { command, args, env, ...extra }
 }
@@ -29,7 +29,8 @@ const build = (options: ManagerOptions.ManagerOptions) =>
     return Context.get(context, McpManager.McpManager)
   })
 
-const stateOf = (manager: McpManager.Service, name: string) => manager.health().find((h) => h.name === name)!
+const stateOf = (manager: McpManager.McpManager["Service"], name: string) =>
+  manager.health().find((h) => h.name === name)!
 
 describe("McpManager (real fake servers)", () => {
   it.live("StartDoesNotBlockOnDiscovery: the layer returns with every client registered; discovery follows", () =>

@@ -27,16 +27,17 @@ const build = (
     return Context.get(context, McpManager.McpManager)
   })
 
-const stateOf = (manager: McpManager.Service, name: string) => manager.health().find((h) => h.name === name)!
+const stateOf = (manager: McpManager.McpManager["Service"], name: string) =>
+  manager.health().find((h) => h.name === name)!
 
 const waitFor = (
-  manager: McpManager.Service,
+  manager: McpManager.McpManager["Service"],
   name: string,
   check: (h: ReturnType<typeof stateOf>) => boolean,
   what: string
 ) => eventually(() => check(stateOf(manager, name)), `${name}: ${what}`)
 
-const waitState = (manager: McpManager.Service, name: string, state: ServerState.ServerState) =>
+const waitState = (manager: McpManager.McpManager["Service"], name: string, state: ServerState.ServerState) =>
   waitFor(manager, name, (h) => h.state === state, `becomes ${state}`)
 
 const server = (command: string) => ({ command })

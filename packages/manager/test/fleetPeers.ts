@@ -2,8 +2,10 @@
  * An in-memory fleet for the manager's unit tests: each server is a command name whose peer script may
  * depend on how many times it has been spawned.
  */
+import type { ManagerOptions, ServerHealth } from "@mcp-fleet/manager"
+import { McpManager } from "@mcp-fleet/manager"
 import { FakeSpawner, McpPeer } from "@mcp-fleet/testing"
-import { Deferred, Effect, Layer, Stream } from "effect"
+import { Context, Deferred, Effect, Layer, Stream } from "effect"
 import type { Scope } from "effect"
 import { ChildProcessSpawner } from "effect/process"
 
@@ -45,6 +47,29 @@ export const fleetSpawner = (scripts: Record<string, ScriptFor>, options?: FakeS
 
 /** The same peer script on every spawn. */
 export const always = (script: McpPeer.Script): ScriptFor => (_, peer) => McpPeer.serve(script)(peer)
+
+/** Waits, on the snapshots stream (no polling), until `name`'s health satisfies `check`. */
+export const until = (
+  manager: McpManager.McpManager["Service"],
+  name: string,
+  check: (h: ServerHealth.ServerHealth) => boolean
+): Effect.Effect<ServerHealth.ServerHealth> =>
+  manager.snapshots.pipe(
+    Stream.map((all) => all.find((h) => h.name === name)),
+    Stream.filter((h): h is ServerHealth.ServerHealth => h !== undefined && check(h)),
+    Stream.runHead,
+    Effect.flatMap((found) => found._tag === "Some" ? Effect.succeed(found.value) : Effect.die(`${name}: no snapshot`))
+  )
+
+/** Builds the manager layer on an in-memory spawner and returns the service. */
+export const build = (
+  options: ManagerOptions.ManagerOptions,
+  spawner: Layer.Layer<ChildProcessSpawner.ChildProcessSpawner>
+): Effect.Effect<McpManager.McpManager["Service"], never, Scope.Scope> =>
+  Effect.map(
+    Layer.build(McpManager.layer(options).pipe(Layer.provide(spawner))),
+    (context) => Context.get(context, McpManager.McpManager)
+  )
 
 /**
  * The processes of `inner` keep their stdout open after they exit, until `release` completes: as when a

@@ -70,6 +70,11 @@ export interface Peer {
 export interface Options {
   /** Signals the peer ignores (as a server that ignores SIGTERM). SIGKILL is never ignorable. */
   readonly ignoreSignals?: ReadonlyArray<string> | undefined
+  /**
+   * A process no signal ends, such as one stuck in the kernel (uninterruptible sleep): kills are recorded in
+   * `killed` and change nothing; it exits only if its script says so. Tests of bounded shutdown use it.
+   */
+  readonly unkillable?: boolean | undefined
 }
 
 const encoder = new TextEncoder()
@@ -172,6 +177,7 @@ export const make = (
           }
           const signal = killOptions?.killSignal ?? "SIGTERM"
           yield* Deferred.succeed(killed, String(signal))
+          if (options.unkillable === true) return
           const ignored = options.ignoreSignals?.includes(String(signal)) === true && signal !== "SIGKILL"
           if (!ignored) return yield* finish(null, String(signal))
           if (killOptions?.forceKillAfter !== undefined) {

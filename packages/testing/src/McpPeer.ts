@@ -14,8 +14,9 @@
  *
  * @since 0.1.0
  */
-import { Deferred, Effect, Queue } from "effect"
-import type { Scope } from "effect"
+import { Deferred, Effect, Fiber, Queue } from "effect"
+import type { Duration, Scope } from "effect"
+import { TestClock } from "effect/testing"
 import * as FakeSpawner from "./FakeSpawner.ts"
 
 /**
@@ -137,4 +138,25 @@ export const eventually = (check: () => boolean, what: string, maxYields = 10_00
       yield* Effect.yieldNow
     }
     return yield* Effect.die(new Error(`never became true: ${what}`))
+  })
+
+/**
+ * Runs `close` while the `TestClock` passes `duration` (enough for every grace period), and returns what `observe`
+ * saw at the very moment `close` returned, not later, once the clock has moved on.
+ *
+ * @since 0.1.0
+ * @category helpers
+ */
+export const closeWhileClockPasses = <A>(
+  close: Effect.Effect<void>,
+  observe: () => A,
+  duration: Duration.Input = "1 minute"
+): Effect.Effect<A> =>
+  Effect.gen(function*() {
+    const closing = yield* close.pipe(
+      Effect.andThen(Effect.sync(observe)),
+      Effect.forkChild({ startImmediately: true })
+    )
+    yield* TestClock.adjust(duration)
+    return yield* Fiber.join(closing)
   })

@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 import * as Duration from "effect/Duration"
+import type * as Effect from "effect/Effect"
 import type * as Redacted from "effect/Redacted"
 
 /**
@@ -18,8 +19,9 @@ export interface McpClientOptions {
   readonly args?: ReadonlyArray<string> | undefined
   readonly cwd?: string | undefined
   /**
-   * Variables for the child, on top of a minimal base (HOME, LOGNAME, PATH, SHELL, TERM, USER, LANG, TMPDIR,
-   * read through Effect's `ConfigProvider`). Values may be `Redacted`.
+   * Variables for the child, on top of the application's base environment (the `BaseEnvironment` reference: empty
+   * unless provided, e.g. by `BaseEnvironment.layer(process.env)`). Values may be `Redacted`: each `Redacted` value
+   * is replaced with `<redacted>` in everything the client derives from the server's output.
    */
   readonly env?: Readonly<Record<string, string | Redacted.Redacted<string>>> | undefined
   /** Opt in to passing the parent's whole environment to the child. Default `false`. */
@@ -40,6 +42,8 @@ export interface McpClientOptions {
   readonly maxPages?: number | undefined
   /** How many of the last stderr lines are kept for errors and diagnostics. Default 20. */
   readonly stderrLines?: number | undefined
+  /** Called with each complete stderr line as it arrives, in order (only when `stderrLines` > 0). */
+  readonly onStderrLine?: ((line: string) => Effect.Effect<void>) | undefined
   /** Server notifications buffered for slow consumers (oldest dropped first). Default 256. */
   readonly notificationBuffer?: number | undefined
   /**
@@ -73,6 +77,7 @@ export interface ResolvedOptions {
   readonly maxInFlight: number
   readonly maxPages: number
   readonly stderrLines: number
+  readonly onStderrLine: ((line: string) => Effect.Effect<void>) | undefined
   readonly notificationBuffer: number
   readonly notificationReplay: number
   readonly shutdownGraceMs: number
@@ -130,6 +135,7 @@ export const resolve = (options: McpClientOptions): ResolvedOptions => ({
   maxInFlight: positive(options.maxInFlight, 1024),
   maxPages: positive(options.maxPages, 20),
   stderrLines: options.stderrLines !== undefined && options.stderrLines >= 0 ? Math.floor(options.stderrLines) : 20,
+  onStderrLine: options.onStderrLine,
   notificationBuffer: positive(options.notificationBuffer, 256),
   notificationReplay: options.notificationReplay !== undefined && options.notificationReplay >= 0
     ? Math.floor(options.notificationReplay)

@@ -17,6 +17,7 @@ import * as Clock from "effect/Clock"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import type * as Fiber from "effect/Fiber"
 import * as FiberSet from "effect/FiberSet"
 import * as Option from "effect/Option"
 import * as PubSub from "effect/PubSub"
@@ -28,14 +29,16 @@ import * as CursorLoop from "./internal/CursorLoop.ts"
 import * as Dispatch from "./internal/Dispatch.ts"
 import * as Handshake from "./internal/Handshake.ts"
 import * as PendingTable from "./internal/PendingTable.ts"
+import * as Redactor from "./internal/Redactor.ts"
+import { schemaDetail } from "./internal/SchemaDetail.ts"
 import * as Scrub from "./internal/Scrub.ts"
-import { decodeCallResult, decodeTool } from "./internal/WireDecoders.ts"
-import type { CallOptions, Stats, ToolList } from "./McpClient.ts"
+import * as ToolList from "./internal/ToolList.ts"
+import { decodeCallResult } from "./internal/WireDecoders.ts"
+import type { CallOptions, Stats, ToolList as ListedTools } from "./McpClient.ts"
 import * as Options from "./McpClientOptions.ts"
 import type { PageCapExceeded, RepeatedCursor, UnsupportedProtocolVersion } from "./McpError.ts"
 import { ClientClosed, ErrIndexBuilding, NotReady, ProtocolError, RequestTimeout } from "./McpError.ts"
 import type { CallToolResult, ServerNotification, ServerSession } from "./Protocol.ts"
-import type { DiscoveredTool } from "./Tool.ts"
 import type * as Transport from "./transport/Transport.ts"
 
 /**
@@ -139,7 +142,7 @@ export interface McpSession {
   readonly readinessChanges: Stream.Stream<Readiness>
   readonly awaitReady: Effect.Effect<ServerSession, InitializeError>
   readonly session: () => Option.Option<ServerSession>
-  readonly listTools: (options?: CallOptions) => Effect.Effect<ToolList, ListToolsError>
+  readonly listTools: (options?: CallOptions) => Effect.Effect<ListedTools, ListToolsError>
   readonly callTool: (
     name: string,
     args?: Readonly<Record<string, unknown>>,
@@ -177,7 +180,8 @@ export const make = <R>(
     })
     const changes = yield* PubSub.sliding<Readiness>({ capacity: 16, replay: 1 })
     const logs = yield* Queue.sliding<readonly [level: "warning" | "debug", text: string]>(64)
-    const scrub = Scrub.scrubber(config.secrets)
+    const redactor = Redactor.make(config.secrets)
+    const scrub = redactor.text
     const counters = Dispatch.counters()
     let oversize = 0
     let sessionsLost = 0
@@ -185,13 +189,23 @@ export const make = <R>(
     PubSub.publishUnsafe(changes, state)
     let transport: Transport.Transport | undefined
     let closing: Deferred.Deferred<void> | undefined
+    let refused: ClientClosed | undefined
+    let ending = false
+    let handshakeFiber: Fiber.Fiber<void> | undefined
+    /** The child scope is closed: every fiber of the session and of its transport has been joined. */
+    let scopeClosed = false
     const terminated = Deferred.makeUnsafe<void>()
 
     const pending = PendingTable.make({
       server,
       maxInFlight: config.maxInFlight,
       clock,
-      outlet: { send: (frame) => transport?.send(frame), abandon: (id) => transport?.abandon(id) }
+      outlet: {
+        request: (id, method, text) => transport?.send({ _tag: "Request", id, method, text }),
+        send: (frame) => transport?.send(frame),
+        abandon: (id) => transport?.abandon(id)
+      },
+      refusal: () => refused
     })
 
     const diagnose = (text: string) => Queue.offerUnsafe(logs, ["warning", scrub(text)])
@@ -203,7 +217,8 @@ export const make = <R>(
       send: (frame) => transport?.send(frame),
       diagnose,
       note: (text) => Queue.offerUnsafe(logs, ["debug", text]),
-      scrub
+      scrub,
+      scrubValue: redactor.value
     })
 
     /** The one place readiness moves; a waiting `done` is completed with the outcome. */
@@ -218,7 +233,7 @@ export const make = <R>(
       }
     }
 
-    const handshake = Handshake.run(pending, {
+    const handshake = Handshake.run(pending.request, {
       server,
       clientInfo: config.clientInfo,
       capabilities: config.capabilities,
@@ -239,7 +254,9 @@ export const make = <R>(
         onFailure: (error) =>
           Effect.suspend(() => {
             if (state._tag === "Closed") return Effect.void
-            // A failed handshake (first or renewed) is terminal: the session ends, with `Failed` kept as why.
+            // A failed handshake (first or renewed) is terminal: the session ends, with `Failed` kept as why. It is
+            // marked ending before readiness settles, so whoever sees `awaitReady` fail also sees `isAlive()` false.
+            ending = true
             transitionTo({ _tag: "Failed", error })
             return Effect.asVoid(Effect.forkIn(shutdown(`its initialize failed (${error._tag})`), parent))
           })
@@ -259,7 +276,7 @@ export const make = <R>(
         transitionTo({ _tag: "Renewing", session: state.session, done: Deferred.makeUnsafe() })
         pending.failAll((entry) => new SessionExpired({ server, method: entry.method }))
         diagnose("the server ended the session; initializing a new one")
-        run(handshake)
+        handshakeFiber = run(handshake)
       },
       diagnose
     }
@@ -273,12 +290,13 @@ export const make = <R>(
         closing = done
         const error = new ClientClosed({ server, reason })
         // Signal: no new request, nothing left waiting, readiness settled. Then close the scope.
-        pending.refuse(error)
+        refused = error
         if (state._tag !== "Closed" && state._tag !== "Failed") transitionTo({ _tag: "Closed", error })
         pending.failAll(() => error)
         return Effect.gen(function*() {
           if (transport !== undefined) yield* transport.close
           yield* Scope.close(scope, Exit.void)
+          scopeClosed = true
           yield* Effect.logDebug(`MCP session closed (${reason})`)
         }).pipe(
           Effect.annotateLogs({ mcpServer: server }),
@@ -289,7 +307,7 @@ export const make = <R>(
         )
       }))
 
-    run(pending.runDeadlines)
+    const deadlineFiber = run(pending.runDeadlines)
     run(
       Queue.take(logs).pipe(
         Effect.flatMap(([level, text]) => level === "warning" ? Effect.logWarning(text) : Effect.logDebug(text)),
@@ -298,7 +316,7 @@ export const make = <R>(
       )
     )
     run(transport.ended.pipe(Effect.flatMap((ended) => Effect.forkIn(shutdown(ended.reason), parent))))
-    run(handshake)
+    handshakeFiber = run(handshake)
     yield* Effect.addFinalizer(() => shutdown("its scope was closed"))
 
     const timeoutOf = (options: CallOptions | undefined) =>
@@ -341,7 +359,7 @@ export const make = <R>(
       return Exit.isSuccess(decoded)
         ? Effect.succeed(decoded.value)
         : Effect.fail(
-          new ProtocolError({ server, method: "tools/call", detail: Handshake.schemaDetail(decoded.cause) })
+          new ProtocolError({ server, method: "tools/call", detail: schemaDetail(decoded.cause) })
         )
     }
 
@@ -352,27 +370,28 @@ export const make = <R>(
         () => Effect.flatMap(request("tools/call", { name, arguments: args ?? {} }, options), toCallResult)
       )
 
-    const listTools = (options?: CallOptions): Effect.Effect<ToolList, ListToolsError> =>
+    const listTools = (options?: CallOptions): Effect.Effect<ListedTools, ListToolsError> =>
       whenReady(
         () => new NotReady({ server, operation: "listTools" }),
         options,
         (session) =>
-          CursorLoop.collect({
-            server,
-            method: "tools/list",
-            key: "tools",
-            maxPages: config.maxPages,
-            fetch: (params) => request("tools/list", params, options)
-          }).pipe(Effect.map(({ items, pages }): ToolList => {
-            const tools: Array<DiscoveredTool> = []
-            const skipped: Array<{ index: number; name: string | undefined; reason: string }> = []
-            items.forEach((item, index) => {
-              const tool = decodeTool(item)
-              if (Exit.isSuccess(tool)) tools.push(tool.value)
-              else skipped.push({ index, name: nameOf(item), reason: Handshake.schemaDetail(tool.cause) })
-            })
-            return { tools, instructions: session.instructions, skipped, pages }
-          }))
+          Effect.suspend(() => {
+            const collected = ToolList.collector()
+            return CursorLoop.collect({
+              server,
+              method: "tools/list",
+              maxPages: config.maxPages,
+              protocolVersion: session.protocolVersion,
+              fetch: (params) => request("tools/list", params, options),
+              page: ToolList.page(server),
+              onItems: collected.add
+            }).pipe(Effect.map((pages): ListedTools => ({
+              tools: collected.tools,
+              instructions: session.instructions,
+              skipped: collected.skipped,
+              pages
+            })))
+          })
       ).pipe(Effect.withSpan("McpSession.listTools"))
 
     const current = (): ServerSession | undefined =>
@@ -385,7 +404,7 @@ export const make = <R>(
         return live.kind
       },
       url: config.url,
-      isAlive: () => closing === undefined,
+      isAlive: () => !ending && closing === undefined,
       isReady: () => state._tag === "Ready",
       readiness: () => state,
       readinessChanges: Stream.fromPubSub(changes),
@@ -416,10 +435,16 @@ export const make = <R>(
         requests: { ...pending.counts },
         pending: pending.size(),
         stderrBytes: 0,
+        // The transport's own fibers (exchanges, streams) live in the session's child scope, joined when it closes.
+        fibersDone: {
+          reader: scopeClosed,
+          writer: scopeClosed,
+          stderr: scopeClosed,
+          exit: scopeClosed,
+          initialize: handshakeFiber === undefined || handshakeFiber.pollUnsafe() !== undefined,
+          deadlines: deadlineFiber.pollUnsafe() !== undefined
+        },
         sessionsLost
       })
     } satisfies McpSession
   })
-
-const nameOf = (item: unknown): string | undefined =>
-  typeof item === "object" && item !== null && "name" in item && typeof item.name === "string" ? item.name : undefined

@@ -73,6 +73,16 @@ export interface RemoteOptions {
  */
 export type RemoteClient = McpSession.McpSession
 
+/**
+ * A URL as it may be shown: user, password and secret-looking query values (`token`, `key`, `auth`…) replaced by
+ * `***`. Accepts a `Redacted` URL (config files keep them so).
+ *
+ * @since 0.2.0
+ * @category formatting
+ */
+export const redactUrl = (url: string | Redacted.Redacted<string>): string =>
+  Url.redact(Redacted.isRedacted(url) ? Redacted.value(url) : url)
+
 const positive = (n: number | undefined, fallback: number): number =>
   n !== undefined && Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback
 
@@ -117,8 +127,18 @@ export const make = (
 ): Effect.Effect<RemoteClient, InvalidUrl, Scope.Scope | HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const server = options.name ?? hostOf(options.url)
-    const url = yield* parseUrl(server, options.url)
-    const headers = options.headers ?? {}
+    const given = yield* parseUrl(server, options.url)
+    const url = new URL(given)
+    url.username = ""
+    url.password = ""
+    // Credentials in the URL become Basic authentication (as curl and browsers do), unless a header already says.
+    const basic = given.username !== "" || given.password !== ""
+      ? `Basic ${btoa(`${decodeURIComponent(given.username)}:${decodeURIComponent(given.password)}`)}`
+      : undefined
+    const named = Object.keys(options.headers ?? {}).some((name) => name.toLowerCase() === "authorization")
+    const headers: Readonly<Record<string, string | Redacted.Redacted<string>>> = basic !== undefined && !named
+      ? { ...options.headers, authorization: Redacted.make(basic) }
+      : options.headers ?? {}
     const requestTimeoutMs = Options.requestTimeoutMillis(options.requestTimeout)
     const maxMessageBytes = positive(options.maxMessageBytes, 4 * 1024 * 1024)
     const secrets: Array<string> = []
@@ -129,7 +149,7 @@ export const make = (
       const bearer = /^\s*\S+\s+(\S+)\s*$/.exec(text)
       if (bearer !== null) secrets.push(bearer[1]!)
     }
-    if (url.password !== "") secrets.push(decodeURIComponent(url.password))
+    if (given.password !== "") secrets.push(decodeURIComponent(given.password))
     const mode = options.transport ?? "auto"
     const legacy = (receiver: Parameters<typeof LegacySse.make>[1], refused?: HttpStatusError) =>
       LegacySse.make({
@@ -163,7 +183,7 @@ export const make = (
         ? Math.floor(options.notificationReplay)
         : 32,
       secrets,
-      url: Url.redact(url)
+      url: Url.redact(given)
     }, (receiver) =>
       mode === "sse" ? legacy(receiver) : StreamableHttp.make({
         server,

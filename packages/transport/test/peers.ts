@@ -11,3 +11,4 @@ export const peerLayer: typeof McpPeer.layer = McpPeer.layer
 export const controlledPeer: typeof McpPeer.controlled = McpPeer.controlled
 export const echoResult = McpPeer.echoResult
 export const eventually = McpPeer.eventually
+export const closeWhileClockPasses = McpPeer.closeWhileClockPasses

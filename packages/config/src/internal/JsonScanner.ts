@@ -1,5 +1,12 @@
 /**
- * A small hand-written JSON scanner that validates RFC 8259 text and finds duplicate object keys.
+ * A small hand-written JSON scanner that validates RFC 8259 text — plus the two JSONC extensions VS Code's
+ * `mcp.json` uses, comments (`// …`, `/* … *\/`) and trailing commas — and finds duplicate object keys.
+ *
+ * Why not `jsonc-parser`: its parser recurses (deep nesting overflows the call stack), assigns keys with
+ * `obj[key] = value` (a server named `__proto__` would replace the object's prototype), recovers from errors
+ * instead of stopping at the first, and does not report duplicate keys. This scanner reports the exact offset of
+ * the first problem, and the `blanks` it returns turn JSONC into JSON of the same length for `JSON.parse`, so
+ * every offset (and line number) stays that of the file.
  *
  * `JSON.parse` silently keeps the last of two equal keys; for a config file that is a silent overwrite of a
  * server. The scanner walks the text once with an explicit stack (deep nesting cannot overflow the call stack),
@@ -32,6 +39,30 @@ export interface DuplicateKey {
   readonly key: string
   readonly firstLine: number
   readonly secondLine: number
+}
+
+/**
+ * A range of the text (`[start, end)`, UTF-16 offsets) that is a comment or a trailing comma: blanking it (see
+ * {@link blank}) leaves plain JSON with every other character where it was.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Blank {
+  readonly start: number
+  readonly end: number
+}
+
+/**
+ * What a successful scan found: every duplicate key (in document order of the second occurrence), and the
+ * comments and trailing commas to blank before `JSON.parse`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Scanned {
+  readonly duplicates: ReadonlyArray<DuplicateKey>
+  readonly blanks: ReadonlyArray<Blank>
 }
 
 /**
@@ -78,13 +109,31 @@ export const lineColumn = (text: string, offset: number): Position => {
 }
 
 /**
- * Scans `text` as one JSON value: succeeds with every duplicate key (in document order of the second
- * occurrence), or fails with the first syntax issue.
+ * Scans `text` as one JSONC value: succeeds with every duplicate key and the ranges to blank, or fails with the
+ * first syntax issue.
  *
  * @since 0.1.0
  * @category scanning
  */
-export const scan = (text: string): Result.Result<ReadonlyArray<DuplicateKey>, SyntaxIssue> => new Scanner(text).run()
+export const scan = (text: string): Result.Result<Scanned, SyntaxIssue> => new Scanner(text).run()
+
+/**
+ * Replaces every blank range with spaces, keeping line breaks (so a block comment's lines stay lines): the
+ * result is plain JSON of the same length as `text`.
+ *
+ * @since 0.1.0
+ * @category scanning
+ */
+export const blank = (text: string, blanks: ReadonlyArray<Blank>): string => {
+  if (blanks.length === 0) return text
+  let out = ""
+  let at = 0
+  for (const { end, start } of blanks) {
+    out += text.slice(at, start) + text.slice(start, end).replace(/[^\r\n]/g, " ")
+    at = end
+  }
+  return out + text.slice(at)
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 
@@ -105,6 +154,8 @@ const OPEN_BRACE = 0x7b
 const CLOSE_BRACE = 0x7d
 const OPEN_BRACKET = 0x5b
 const CLOSE_BRACKET = 0x5d
+const SLASH = 0x2f
+const STAR = 0x2a
 
 /** A path kept as a linked list so entering a container is O(1); materialized only for a report. */
 interface PathNode {
@@ -127,7 +178,7 @@ interface ArrayFrame {
 
 type Frame = ObjectFrame | ArrayFrame
 
-type State = "value" | "valueOrEnd" | "key" | "keyOrEnd" | "afterValue"
+type State = "value" | "valueOrEnd" | "valueOrTrailingEnd" | "keyOrEnd" | "keyOrTrailingEnd" | "afterValue"
 
 class SyntaxFailure {
   readonly issue: SyntaxIssue
@@ -167,27 +218,34 @@ class Scanner {
   private line = 1
   private readonly stack: Array<Frame> = []
   private readonly duplicates: Array<DuplicateKey> = []
+  private readonly blanks: Array<Blank> = []
+  private lastComma = -1
   private readonly text: string
 
   constructor(text: string) {
     this.text = text
   }
 
-  run(): Result.Result<ReadonlyArray<DuplicateKey>, SyntaxIssue> {
+  run(): Result.Result<Scanned, SyntaxIssue> {
     const outcome = this.loop()
-    return outcome instanceof SyntaxFailure ? Result.fail(outcome.issue) : Result.succeed(this.duplicates)
+    return outcome instanceof SyntaxFailure
+      ? Result.fail(outcome.issue)
+      : Result.succeed({ duplicates: this.duplicates, blanks: this.blanks.sort((a, b) => a.start - b.start) })
   }
 
   private loop(): SyntaxFailure | undefined {
     const text = this.text
     let state: State = "value"
     for (;;) {
-      this.skipWhitespace()
+      const trivia = this.skipWhitespace()
+      if (trivia !== undefined) return trivia
       const c = this.i < text.length ? text.charCodeAt(this.i) : -1
       switch (state) {
         case "valueOrEnd":
+        case "valueOrTrailingEnd":
         case "value": {
-          if (state === "valueOrEnd" && c === CLOSE_BRACKET) {
+          if (state !== "value" && c === CLOSE_BRACKET) {
+            if (state === "valueOrTrailingEnd") this.trailingComma()
             this.stack.pop()
             this.i++
             state = "afterValue"
@@ -200,8 +258,9 @@ class Scanner {
           break
         }
         case "keyOrEnd":
-        case "key": {
-          if (state === "keyOrEnd" && c === CLOSE_BRACE) {
+        case "keyOrTrailingEnd": {
+          if (c === CLOSE_BRACE) {
+            if (state === "keyOrTrailingEnd") this.trailingComma()
             this.stack.pop()
             this.i++
             state = "afterValue"
@@ -218,7 +277,8 @@ class Scanner {
           if (firstLine === undefined) frame.keys.set(key, keyLine)
           else this.duplicates.push({ path: materialize(frame.path), key, firstLine, secondLine: keyLine })
           frame.key = key
-          this.skipWhitespace()
+          const beforeColon = this.skipWhitespace()
+          if (beforeColon !== undefined) return beforeColon
           if (this.i >= text.length || text.charCodeAt(this.i) !== COLON) {
             return this.fail(this.i, "expected ':' after a property name")
           }
@@ -232,12 +292,13 @@ class Scanner {
             return c === -1 ? undefined : this.fail(this.i, "unexpected text after the end of the JSON value")
           }
           if (c === COMMA) {
+            this.lastComma = this.i
             this.i++
             if (top.kind === "object") {
-              state = "key"
+              state = "keyOrTrailingEnd"
             } else {
               top.index++
-              state = "value"
+              state = "valueOrTrailingEnd"
             }
           } else if (top.kind === "object" && c === CLOSE_BRACE) {
             this.stack.pop()
@@ -289,13 +350,36 @@ class Scanner {
     return { parent: top.path, segment: top.kind === "object" ? top.key : top.index }
   }
 
-  private skipWhitespace(): void {
+  /** A `,` directly before `}` or `]` (only trivia between): blanked, like a comment. */
+  private trailingComma(): void {
+    this.blanks.push({ start: this.lastComma, end: this.lastComma + 1 })
+  }
+
+  /** Skips whitespace and comments; fails on a `/` that starts no comment, or a block comment never closed. */
+  private skipWhitespace(): SyntaxFailure | undefined {
     const text = this.text
     for (; this.i < text.length; this.i++) {
       const c = text.charCodeAt(this.i)
       if (c === LF) this.line++
-      else if (c !== SPACE && c !== TAB && c !== CR) return
+      else if (c === SLASH) {
+        const start = this.i
+        const next = text.charCodeAt(this.i + 1)
+        if (next === SLASH) {
+          const lf = text.indexOf("\n", this.i + 2)
+          this.i = lf === -1 ? text.length : lf
+        } else if (next === STAR) {
+          const close = text.indexOf("*/", this.i + 2)
+          if (close === -1) return this.fail(start, "unterminated /* comment")
+          for (let k = this.i + 2; k < close; k++) if (text.charCodeAt(k) === LF) this.line++
+          this.i = close + 2
+        } else {
+          return this.fail(start, "a '/' that does not start a // or /* comment")
+        }
+        this.blanks.push({ start, end: this.i })
+        this.i-- // the loop's increment
+      } else if (c !== SPACE && c !== TAB && c !== CR) return undefined
     }
+    return undefined
   }
 
   /** Consumes `true`, `false` or `null`; anything else starting with the same letter is unquoted text. */

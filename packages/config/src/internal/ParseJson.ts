@@ -1,5 +1,5 @@
 /**
- * Config text → JSON value, refusing invalid JSON (with line and column) and duplicate keys (with both lines).
+ * Config text (JSON or JSONC) → JSON value, refusing invalid text (with line and column) and duplicate keys (with both lines).
  *
  * @since 0.1.0
  */
@@ -23,11 +23,13 @@ const POSITION = /\bat position (\d+)/
 export type ParseJsonError = ConfigError.ConfigJsonInvalid | ConfigError.DuplicateServerName | ConfigError.DuplicateKey
 
 /**
- * Parses `text` as JSON; fails with `ConfigJsonInvalid`, `DuplicateServerName` or `DuplicateKey`.
+ * Parses `text` as JSONC (JSON plus comments and trailing commas); fails with `ConfigJsonInvalid`,
+ * `DuplicateServerName` or `DuplicateKey`.
  *
- * A leading byte-order mark is ignored (treated as whitespace, so positions stay those of the file).
- * The position of a syntax error is `JSON.parse`'s when it reports one, else the scanner's; the description
- * is always the scanner's, because `JSON.parse`'s own message may quote the text (which can hold secrets).
+ * A leading byte-order mark is ignored (treated as whitespace, so positions stay those of the file). The
+ * scanner checks the text first and reports the first problem at its exact position; its description never quotes
+ * the text (which can hold secrets). Comments and trailing commas are then blanked (same length, line breaks
+ * kept) and `JSON.parse` builds the value.
  *
  * @since 0.1.0
  * @category parsing
@@ -36,20 +38,20 @@ export const parseJson = (text: string, path: string): Effect.Effect<unknown, Pa
   Effect.suspend((): Effect.Effect<unknown, ParseJsonError> => {
     const source = text.charCodeAt(0) === 0xfeff ? " " + text.slice(1) : text
     const scanned = JsonScanner.scan(source)
-    const parsed = Result.try({ try: (): unknown => JSON.parse(source), catch: positionOf })
-    if (Result.isFailure(parsed)) {
-      const scannerIssue = Result.isFailure(scanned) ? scanned.failure : undefined
-      const offset = parsed.failure ?? scannerIssue?.offset ?? source.length
-      const { column, line } = JsonScanner.lineColumn(source, offset)
-      const reason = scannerIssue?.reason ?? "the text is not valid JSON"
-      return Effect.fail(new ConfigError.ConfigJsonInvalid({ path, line, column, reason }))
-    }
     if (Result.isFailure(scanned)) {
-      // The scanner is stricter than JSON.parse here; report rather than accept text we could not check.
       const { column, line } = JsonScanner.lineColumn(source, scanned.failure.offset)
       return Effect.fail(new ConfigError.ConfigJsonInvalid({ path, line, column, reason: scanned.failure.reason }))
     }
-    const duplicate = scanned.success[0]
+    const plain = JsonScanner.blank(source, scanned.success.blanks)
+    const parsed = Result.try({ try: (): unknown => JSON.parse(plain), catch: positionOf })
+    if (Result.isFailure(parsed)) {
+      // Not expected (the scanner accepts no more than JSON.parse does once blanked); report, never crash.
+      const { column, line } = JsonScanner.lineColumn(source, parsed.failure ?? source.length)
+      return Effect.fail(
+        new ConfigError.ConfigJsonInvalid({ path, line, column, reason: "the text is not valid JSON" })
+      )
+    }
+    const duplicate = scanned.success.duplicates[0]
     if (duplicate === undefined) return Effect.succeed(parsed.success)
     const { firstLine, key, secondLine } = duplicate
     const [top] = duplicate.path

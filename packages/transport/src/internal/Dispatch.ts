@@ -39,6 +39,8 @@ export const make = (config: {
   readonly note: (text: string) => void
   /** Removes secrets from text the server wrote before it goes into an error. */
   readonly scrub: (text: string) => string
+  /** The same for a JSON value (an error's `data`). */
+  readonly scrubValue: (value: unknown) => unknown
 }) => {
   const { counters, pending, server } = config
 
@@ -74,7 +76,7 @@ export const make = (config: {
           method: entry?.method ?? "unknown",
           code: msg.code,
           remoteMessage: config.scrub(msg.message),
-          ...(msg.hasData ? { data: msg.data } : {})
+          ...(msg.hasData ? { data: config.scrubValue(msg.data) } : {})
         })
         return settle(msg.id, Exit.fail(error), "error response")
       }

@@ -1,17 +1,16 @@
 /**
- * The `initialize` handshake: offer the newest revision, check the answer's shape and version, then send
- * `notifications/initialized`. Shared by every transport (and run again after an HTTP session loss).
+ * The `initialize` handshake, shared by every transport (and run again after an HTTP session loss): offer the
+ * newest revision, check the answer's shape and version, then send `notifications/initialized` (through
+ * `initialized`, which first tells the transport the negotiated version).
  *
  * @internal
  */
-import type * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import type * as Schema from "effect/Schema"
-import { ProtocolError, UnsupportedProtocolVersion } from "../McpError.ts"
+import { ProtocolError, RemoteError, UnsupportedProtocolVersion } from "../McpError.ts"
 import type { ServerSession } from "../Protocol.ts"
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "../Protocol.ts"
-import type { PendingTable, RequestError } from "./PendingTable.ts"
+import { schemaDetail } from "./SchemaDetail.ts"
 import { decodeInitialize } from "./WireDecoders.ts"
 
 /** What the client says about itself. */
@@ -23,28 +22,43 @@ export interface ClientDescription {
   readonly timeoutMs: number
 }
 
-/** Errors of the handshake. */
-export type HandshakeError = RequestError | UnsupportedProtocolVersion
+/** The one request path of the caller's connection. */
+export type Request<E> = (
+  method: string,
+  params: unknown,
+  options: { readonly timeoutMs: number; readonly cancellable: boolean }
+) => Effect.Effect<unknown, E>
 
-/** The first line of a schema failure, for a `ProtocolError`'s detail. */
-export const schemaDetail = (cause: Cause.Cause<Schema.SchemaError>): string => {
-  const error = cause.reasons.find((reason) => reason._tag === "Fail")
-  return error !== undefined && error._tag === "Fail" ? error.error.message.replace(/\n\s*/g, " ") : "invalid shape"
+/** A `-32022` answer to `initialize` listing the server's versions: no version in common. */
+const versionRejection = (server: string, error: unknown): UnsupportedProtocolVersion | undefined => {
+  if (!(error instanceof RemoteError) || error.code !== -32022) return undefined
+  const data = error.data
+  if (typeof data !== "object" || data === null || !("supported" in data) || !Array.isArray(data.supported)) {
+    return undefined
+  }
+  return new UnsupportedProtocolVersion({
+    server,
+    requested: LATEST_PROTOCOL_VERSION,
+    serverSupported: data.supported.filter((v: unknown): v is string => typeof v === "string"),
+    supported: [...SUPPORTED_PROTOCOL_VERSIONS]
+  })
 }
 
-/** Runs the handshake; `initialized` sends the notification (the transport learns the version first). */
-export const run = (
-  pending: PendingTable,
+/** Runs the handshake over `request`; `initialized` is called with the session before it is returned. */
+export const run = <E>(
+  request: Request<E>,
   client: ClientDescription,
   initialized: (session: ServerSession) => void
-): Effect.Effect<ServerSession, HandshakeError> =>
+): Effect.Effect<ServerSession, E | ProtocolError | UnsupportedProtocolVersion> =>
   Effect.gen(function*() {
     const { server } = client
-    const raw = yield* pending.request("initialize", {
+    const raw = yield* request("initialize", {
       protocolVersion: LATEST_PROTOCOL_VERSION,
       capabilities: client.capabilities,
       clientInfo: client.clientInfo
-    }, { timeoutMs: client.timeoutMs, cancellable: false })
+    }, { timeoutMs: client.timeoutMs, cancellable: false }).pipe(
+      Effect.mapError((error): E | UnsupportedProtocolVersion => versionRejection(server, error) ?? error)
+    )
     const decoded = decodeInitialize(raw)
     if (Exit.isFailure(decoded)) {
       return yield* new ProtocolError({ server, method: "initialize", detail: schemaDetail(decoded.cause) })

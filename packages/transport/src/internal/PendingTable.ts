@@ -13,14 +13,13 @@ import type * as Clock from "effect/Clock"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import type { HttpError } from "../HttpError.ts"
-import type { RequestError as BaseRequestError } from "../McpError.ts"
+import type { RequestError } from "../McpError.ts"
 import { InvalidParams, RequestTimeout, TooManyInFlight } from "../McpError.ts"
 import type { Frame } from "../transport/Transport.ts"
 import * as JsonRpc from "./JsonRpc.ts"
 
 /** What a request can fail with over any transport. */
-export type RequestError = BaseRequestError | HttpError
+export type { RequestError }
 
 /** Per-request options. */
 export interface RequestOptions {
@@ -43,6 +42,8 @@ export interface Entry {
 
 /** Where the table sends frames, and what it asks of the transport. */
 export interface Outlet {
+  /** Sends a request frame (apart from `send`, so that stdio's hot path builds no `Frame` object per call). */
+  readonly request: (id: number, method: string, text: string) => void
   readonly send: (frame: Frame) => void
   readonly abandon: (id: number) => void
 }
@@ -57,8 +58,6 @@ export interface PendingTable {
   readonly settle: (id: JsonRpc.Id, exit: Exit.Exit<unknown, RequestError>) => boolean
   /** Fails every waiting request with `error(entry)` (no cancellation is sent: the peer is gone or forgot them). */
   readonly failAll: (error: (entry: Entry) => RequestError) => void
-  /** From now on every new request fails at once with `error`. */
-  readonly refuse: (error: RequestError) => void
   readonly size: () => number
   /** Requests sent so far, by method. */
   readonly counts: Record<string, number>
@@ -72,12 +71,13 @@ export const make = (config: {
   readonly maxInFlight: number
   readonly clock: Clock.Clock
   readonly outlet: Outlet
+  /** The error every new request fails with at once, or `undefined` while requests may be sent. */
+  readonly refusal: () => RequestError | undefined
 }): PendingTable => {
   const { clock, outlet, server } = config
   const pending = new Map<number, Entry>()
   const counts: Record<string, number> = {}
   let nextId = 1
-  let refused: RequestError | undefined
 
   let wake = Deferred.makeUnsafe<void>()
   let scheduledAt = Infinity
@@ -90,7 +90,7 @@ export const make = (config: {
 
   const cancel = (entry: Entry, reason: string) => {
     outlet.abandon(entry.id)
-    if (entry.cancellable && refused === undefined) {
+    if (entry.cancellable && config.refusal() === undefined) {
       outlet.send({
         _tag: "Notification",
         method: "notifications/cancelled",
@@ -122,6 +122,7 @@ export const make = (config: {
 
   const request = (method: string, params: unknown, options: RequestOptions): Effect.Effect<unknown, RequestError> =>
     Effect.callback<unknown, RequestError>((resume) => {
+      const refused = config.refusal()
       if (refused !== undefined) return resume(Exit.fail(refused))
       if (pending.size >= config.maxInFlight) {
         return resume(Exit.fail(new TooManyInFlight({ server, limit: config.maxInFlight })))
@@ -141,7 +142,7 @@ export const make = (config: {
       }
       pending.set(id, entry)
       if (deadline !== Infinity) schedule(deadline)
-      outlet.send({ _tag: "Request", id, method, text })
+      outlet.request(id, method, text)
       // Runs only if the caller is interrupted while waiting.
       return Effect.sync(() => {
         if (pending.get(id) === entry) {
@@ -170,9 +171,6 @@ export const make = (config: {
         outlet.abandon(entry.id)
         entry.resume(Exit.fail(error(entry)))
       }
-    },
-    refuse: (error) => {
-      refused ??= error
     },
     size: () => pending.size,
     counts,

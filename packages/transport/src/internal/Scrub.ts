@@ -1,22 +1,12 @@
 /**
- * Removes secrets (the values of `Redacted` headers, a URL's password) from text a server wrote before that text
- * goes into an error or a log line: a server that echoes "invalid token <token>" must not leak it.
+ * Rebuilds a transport's failure with its server-derived text passed through the session's `Redactor` (the
+ * values of `Redacted` headers, a URL's password): a server that echoes "invalid token <token>" must not leak it.
  *
  * @internal
  */
 import { ConnectionFailed, HttpStatusError, RedirectRefused, StreamEnded } from "../HttpError.ts"
 import { ProtocolError } from "../McpError.ts"
 import type { RequestFailure } from "../transport/Transport.ts"
-
-/** Secrets shorter than this are not scrubbed (they would blank ordinary words). */
-const MIN_SECRET = 4
-
-/** A function that replaces every occurrence of every secret with `<redacted>`. */
-export const scrubber = (secrets: ReadonlyArray<string>): (text: string) => string => {
-  const values = [...new Set(secrets.filter((secret) => secret.length >= MIN_SECRET))]
-  if (values.length === 0) return (text) => text
-  return (text) => values.reduce((out, secret) => out.split(secret).join("<redacted>"), text)
-}
 
 /** The same failure with its server-derived text scrubbed. */
 export const failure = (scrub: (text: string) => string, error: RequestFailure): RequestFailure => {

@@ -1,6 +1,7 @@
 /**
  * Shared helpers of the transport's fault suite: typed-failure extraction, frame filters, a fake-server client.
  */
+import { assert } from "@effect/vitest"
 import { FakeServer } from "@mcp-fleet/testing"
 import type { McpClientOptions } from "@mcp-fleet/transport"
 import { McpClient } from "@mcp-fleet/transport"
@@ -59,3 +60,9 @@ export const cursorOf = (params: unknown): string | undefined =>
   typeof params === "object" && params !== null && "cursor" in params && typeof params.cursor === "string"
     ? params.cursor
     : undefined
+
+/** Asserts that every fiber of the client has finished (`stats().fibersDone`), naming the ones that have not. */
+export const assertAllFibersDone = (client: McpClient.McpClient) => {
+  const running = Object.entries(client.stats().fibersDone).filter(([, done]) => !done).map(([name]) => name)
+  assert.deepStrictEqual(running, [], "fibers still running when the close returned")
+}

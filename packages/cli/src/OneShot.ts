@@ -1,0 +1,127 @@
+/**
+ * The common run of the one-shot commands (`status`, `tools`, `call`): load the config, start its servers with
+ * their stderr fed to `Diagnostics` and a reconnection policy that answers quickly, show progress while waiting,
+ * and explain the servers that are not ready.
+ *
+ * One-shot commands retry a crashed server twice (after 0.2 s and 0.4 s) instead of the manager's default five
+ * times over about 31 s: a server that exits at every start is reported as such within a second or two, rather
+ * than as "still reconnecting" when the wait runs out.
+ *
+ * @since 0.1.0
+ */
+import type { McpConfig } from "@mcp-fleet/config"
+import type { ManagerOptions, ServerHealth } from "@mcp-fleet/manager"
+import { McpManager } from "@mcp-fleet/manager"
+import { Effect } from "effect"
+import type { ChildProcessSpawner } from "effect/process"
+import * as Advice from "./Advice.ts"
+import { CliEnvironment } from "./CliEnvironment.ts"
+import { ServerNotUsable } from "./CliError.ts"
+import * as Diagnostics from "./Diagnostics.ts"
+import * as FleetConfig from "./FleetConfig.ts"
+import * as RemoteHttp from "./RemoteHttp.ts"
+
+/**
+ * The reconnection policy of one-shot commands.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const RECONNECT: ManagerOptions.ReconnectPolicy = {
+  initialDelay: "200 millis",
+  maxDelay: "1 second",
+  maxAttempts: 2
+}
+
+/**
+ * A running fleet of a one-shot command.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Session {
+  readonly manager: McpManager.Service
+  readonly config: McpConfig.McpConfig
+  readonly diagnostics: Diagnostics.Diagnostics
+  /** Why `h` is not ready (see `Advice.explain`). */
+  readonly explain: (h: ServerHealth.ServerHealth, waited: string) => string
+  /** Fails with `ServerNotUsable` (explained) unless `server` is in one of the `accepted` states (default ready). */
+  readonly requireReady: (
+    server: string,
+    waited: string,
+    accepted?: ReadonlyArray<ServerHealth.ServerHealth["state"]>
+  ) => Effect.Effect<void, ServerNotUsable>
+  /**
+   * The explanation of every server that is not ready, except disabled ones and those still starting that wrote
+   * nothing on stderr (the "not settled" line names those), one `mcp-fleet: …` block each.
+   */
+  readonly explainNotReady: (waited: string) => ReadonlyArray<string>
+}
+
+/**
+ * The manager's options for a config, with each server's stderr fed to `diagnostics`.
+ *
+ * @since 0.1.0
+ * @category mapping
+ */
+export const managerOptions = (
+  config: McpConfig.McpConfig,
+  diagnostics: Diagnostics.Diagnostics
+): ManagerOptions.ManagerOptions => ({
+  servers: Object.fromEntries([
+    ...config.servers.map((entry) =>
+      [entry.name, {
+        ...FleetConfig.toServerConfig(entry),
+        client: { onStderrLine: diagnostics.onStderrLine(entry.name) }
+      }] as const
+    ),
+    // A remote server has no stderr to feed.
+    ...config.remote.map((entry) => [entry.name, FleetConfig.toRemoteServerConfig(entry)] as const)
+  ]),
+  reconnect: RECONNECT
+})
+
+/**
+ * Starts the servers of `config` and runs `use` with them; progress is drawn until `use` ends (or calls
+ * `diagnostics.stop`), and the servers are shut down when it ends, fails or is interrupted.
+ *
+ * @since 0.1.0
+ * @category running
+ */
+export const run = <A, E, R>(
+  config: McpConfig.McpConfig,
+  verbose: boolean,
+  use: (session: Session) => Effect.Effect<A, E, R>
+): Effect.Effect<A, E, R | CliEnvironment | ChildProcessSpawner.ChildProcessSpawner> =>
+  Effect.gen(function*() {
+    const { terminalStderr } = yield* CliEnvironment
+    const diagnostics = Diagnostics.make({
+      verbose,
+      progress: terminalStderr === undefined ? undefined : (text) => Effect.sync(() => terminalStderr(text))
+    })
+    const explain = (h: ServerHealth.ServerHealth, waited: string) =>
+      Advice.explain(h, config.servers.find((s) => s.name === h.name), diagnostics.stderrOf(h.name), waited)
+    const options = managerOptions(config, diagnostics)
+    return yield* Effect.scoped(
+      Effect.gen(function*() {
+        const manager = yield* McpManager.McpManager
+        yield* diagnostics.watch(manager)
+        const requireReady = (
+          server: string,
+          waited: string,
+          accepted: ReadonlyArray<ServerHealth.ServerHealth["state"]> = ["ready"]
+        ) =>
+          Effect.gen(function*() {
+            const h = manager.health().find((s) => s.name === server)
+            if (h === undefined || accepted.includes(h.state)) return
+            return yield* new ServerNotUsable({ server, state: h.state, explanation: explain(h, waited) })
+          })
+        const explainNotReady = (waited: string) =>
+          manager.health().flatMap((h) => {
+            const quiet = h.state === "starting" && diagnostics.stderrOf(h.name).length === 0
+            return h.state === "ready" || h.state === "disabled" || quiet ? [] : [`mcp-fleet: ${explain(h, waited)}`]
+          })
+        return yield* use({ manager, config, diagnostics, explain, requireReady, explainNotReady })
+      }).pipe(Effect.provide(McpManager.layer(options)), RemoteHttp.whenRemote(options))
+    )
+  })

@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest"
+import { childProcesses, fakeServer, isAlive, start, writeConfig } from "./CliProcess.ts"
+
+// Closing a terminal sends SIGHUP. The servers must be shut down as on SIGTERM — even one that ignores the end of
+// its stdin and SIGTERM (it is killed after the grace period) — and the exit code says which signal it was.
+describe("mcp-fleet: signals stop every server", () => {
+  const cases = [["SIGHUP", 129], ["SIGTERM", 143], ["SIGINT", 130]] as const
+  it.concurrent.for(cases)(
+    "%s: every server is shut down, even one that ignores stdin EOF; exit %i",
+    async ([signal, code], ctx) => {
+      const config = await writeConfig(ctx, {
+        stubborn: fakeServer({ modes: ["ignore-sigterm"] }),
+        plain: fakeServer()
+      })
+      const cli = start(ctx, ["status", "--watch", "--config", config])
+      await cli.stdoutLine((line) => line.startsWith("MCP: 2 servers (2 ready)") || /\(2 ready\)/.test(line))
+      const servers = (await childProcesses(cli.pid)).filter((p) => p.args.includes("server.mjs"))
+      expect(servers).toHaveLength(2)
+      cli.child.kill(signal)
+      const result = await cli.finished
+      expect(result.code).toBe(code)
+      for (const server of servers) expect(isAlive(server.pid), `${server.args} still runs`).toBe(false)
+    }
+  )
+})

@@ -1,0 +1,68 @@
+/**
+ * Discovery of one client, as a value: `initialize`, then `tools/list` (every page), each bounded, ending in
+ * an `Outcome` that the supervisor turns into a ledger event. Nothing here writes state.
+ *
+ * @internal
+ */
+import type { McpClient } from "@mcp-fleet/transport"
+import { Effect, Option } from "effect"
+import type * as ServerTransition from "../ServerTransition.ts"
+
+/** What discovery concluded. */
+export type Outcome =
+  | Extract<ServerTransition.Event, { readonly _tag: "Listed" | "ListFailed" | "InitializeFailed" }>
+  /** The process is gone. */
+  | { readonly _tag: "Gone" }
+  /** A reconnection attempt got no answer to `initialize` within `readyTimeout`; it is abandoned. */
+  | { readonly _tag: "NoAnswer"; readonly reason: string }
+
+/** One `tools/list` (all pages), bounded by `startupTimeoutMs`. */
+export const list = Effect.fnUntraced(function*(
+  client: McpClient.McpClient,
+  startupTimeoutMs: number
+): Effect.fn.Return<Outcome> {
+  const listed = yield* client.listTools().pipe(Effect.timeoutOption(startupTimeoutMs), Effect.result)
+  if (!client.isAlive()) return { _tag: "Gone" }
+  if (listed._tag === "Failure") {
+    return { _tag: "ListFailed", reason: `tools/list failed: ${listed.failure.message}` }
+  }
+  if (Option.isNone(listed.success)) {
+    return { _tag: "ListFailed", reason: `tools/list did not finish within ${startupTimeoutMs} ms` }
+  }
+  const { instructions, skipped, tools } = listed.success.value
+  const note = skipped.length > 0
+    ? `${skipped.length} listed tools did not decode and were left out (${
+      skipped.map((s) => s.name ?? `#${s.index}`).join(", ")
+    })`
+    : undefined
+  return { _tag: "Listed", tools, instructions, note }
+})
+
+/**
+ * `initialize`, then the first listing. On a first start (`patient`) a slow `initialize` is only noted (through
+ * `onSlow`) and waited for without limit: a slow start is not death. On a reconnection attempt the wait is
+ * bounded by `readyTimeoutMs`.
+ */
+export const discover = Effect.fnUntraced(function*(
+  client: McpClient.McpClient,
+  timeouts: { readonly readyTimeoutMs: number; readonly startupTimeoutMs: number },
+  patient: boolean,
+  onSlow: (note: string) => Effect.Effect<void>
+): Effect.fn.Return<Outcome> {
+  const first = yield* client.awaitReady.pipe(Effect.timeoutOption(timeouts.readyTimeoutMs), Effect.result)
+  let ready = first
+  if (first._tag === "Success" && Option.isNone(first.success)) {
+    if (!patient) {
+      const reason = `no answer to initialize within ${timeouts.readyTimeoutMs} ms; the attempt was abandoned`
+      return { _tag: "NoAnswer", reason }
+    }
+    yield* onSlow(`no answer to initialize after ${timeouts.readyTimeoutMs} ms; still waiting`)
+    ready = yield* client.awaitReady.pipe(Effect.map(Option.some), Effect.result)
+  }
+  if (ready._tag === "Failure") {
+    const error = ready.failure
+    if (!client.isAlive()) return { _tag: "Gone" }
+    return { _tag: "InitializeFailed", error: error.message }
+  }
+  return yield* list(client, timeouts.startupTimeoutMs)
+})
