@@ -151,7 +151,7 @@ export const follow = (
     const watching = yield* Deferred.make<void>()
     // At debug level (`--log-level debug`), say when edits start to be seen.
     yield* Deferred.await(watching).pipe(
-      Effect.andThen(Effect.logDebug(`mcp-fleet: following ${path} for edits`)),
+      Effect.andThen(Effect.logDebug(`following ${path} for edits`)),
       Effect.forkChild
     )
     const onReady = () => {
@@ -164,9 +164,9 @@ export const follow = (
         result._tag === "Success"
           ? manager.reconcile((options.servers ?? ((config) => toManagerOptions(config).servers))(result.success))
           : Effect.logWarning(
-            `mcp-fleet: the edit of ${path} was not applied (the servers keep running as they were): ${result.failure.message}`
+            `the edit of ${path} was not applied (the servers keep running as they were): ${result.failure.message}`
           )
       ),
-      Effect.catch((error) => Effect.logWarning(`mcp-fleet: ${path} cannot be watched for edits: ${error.message}`))
+      Effect.catch((error) => Effect.logWarning(`${path} cannot be watched for edits: ${error.message}`))
     )
   })

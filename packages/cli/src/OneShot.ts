@@ -3,9 +3,9 @@
  * their stderr fed to `Diagnostics` and a reconnection policy that answers quickly, show progress while waiting,
  * and explain the servers that are not ready.
  *
- * One-shot commands retry a crashed server twice (after 0.2 s and 0.4 s) instead of the manager's default five
- * times over about 31 s: a server that exits at every start is reported as such within a second or two, rather
- * than as "still reconnecting" when the wait runs out.
+ * One-shot commands retry a crashed server at most twice (after 0.2 s and 0.4 s) instead of the manager's default
+ * policy: a server that exits at every start is reported as such within a second or two, rather than as "still
+ * reconnecting" when the wait runs out.
  *
  * @since 0.1.0
  */
@@ -40,7 +40,7 @@ export const RECONNECT: ManagerOptions.ReconnectPolicy = {
  * @category models
  */
 export interface Session {
-  readonly manager: McpManager.Service
+  readonly manager: McpManager.McpManager["Service"]
   readonly config: McpConfig.McpConfig
   readonly diagnostics: Diagnostics.Diagnostics
   /** Why `h` is not ready (see `Advice.explain`). */
