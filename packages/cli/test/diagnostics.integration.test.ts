@@ -137,6 +137,8 @@ describe("mcp-fleet: a CLI that says what is happening", () => {
     expect(doc.servers[0]).toEqual({
       name: "alpha",
       state: "ready",
+      transport: "stdio",
+      url: null,
       settled: true,
       tools: 9,
       curated: [],
