@@ -372,28 +372,35 @@ const median = (xs) => {
 }
 const ms = (x) => x.toFixed(1)
 
-// Wall time of one whole process, spawn to exit, in ms.
+// One whole process, spawn to exit: its wall time and, through /usr/bin/time, its CPU time (user + system), in ms.
+// CPU time is what the process itself costs; on a loaded machine its wall time also holds the waiting.
 async function wall(command, args, options) {
   const t = process.hrtime.bigint()
-  await run(command, args, options)
-  return Number(process.hrtime.bigint() - t) / 1e6
+  const { stderr } = await run("/usr/bin/time", ["-f", "cpu %U %S", command, ...args], options)
+  const wallMs = Number(process.hrtime.bigint() - t) / 1e6
+  const cpu = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(stderr)
+  check(cpu !== null, `no CPU time from /usr/bin/time for ${command}`)
+  return { wallMs, cpuMs: (Number(cpu[1]) + Number(cpu[2])) * 1000 }
 }
 
 async function benchInstalled({ consumer, cliEnv, npmEnv, server }) {
   const rows = []
   const measure = async (label, once) => {
     await once() // warm-up: the file system cache
-    const times = []
-    for (let i = 0; i < runs; i++) times.push(await once())
-    rows.push({ label, min: Math.min(...times), median: median(times) })
-    say(`bench: ${label}: median ${ms(median(times))} ms, min ${ms(Math.min(...times))} ms (${runs} runs)`)
+    const samples = []
+    for (let i = 0; i < runs; i++) samples.push(await once())
+    const wallMs = samples.map((x) => x.wallMs)
+    const cpuMs = samples.map((x) => x.cpuMs)
+    const row = { label, wall: median(wallMs), wallMin: Math.min(...wallMs), cpu: median(cpuMs) }
+    rows.push(row)
+    say(`bench: ${label}: wall median ${ms(row.wall)} ms (min ${ms(row.wallMin)}), CPU median ${ms(row.cpu)} ms`)
   }
-  // Import cost inside a fresh node process, as the bench's import cell times it.
+  // Import cost inside a fresh node process, as the bench's import cell times it, plus the CPU it took.
   const importScript = (modules) =>
-    `const t = performance.now(); for (const m of ${JSON.stringify(modules)}) await import(m);` +
-    ` process.stdout.write(String(performance.now() - t))`
+    `const t = performance.now(); const c = process.cpuUsage(); for (const m of ${JSON.stringify(modules)}) await import(m);` +
+    ` const u = process.cpuUsage(c); process.stdout.write(JSON.stringify({ wallMs: performance.now() - t, cpuMs: (u.user + u.system) / 1000 }))`
   const timedImport = (modules) => async () =>
-    Number((await run(process.execPath, ["--input-type=module", "-e", importScript(modules)], { cwd: consumer })).stdout)
+    JSON.parse((await run(process.execPath, ["--input-type=module", "-e", importScript(modules)], { cwd: consumer })).stdout)
   await measure(
     "import @mcp-fleet/transport + @effect/platform-node/NodeServices (in process)",
     timedImport(["@mcp-fleet/transport", "@effect/platform-node/NodeServices"])
@@ -422,15 +429,18 @@ async function benchInstalled({ consumer, cliEnv, npmEnv, server }) {
     say(`bench: ${INSPECTOR} did not install (exit ${installed.code}); its rows are left out`)
   } else {
     const inspectorArgs = ["--cli", process.execPath, server, "--method", "tools/list"]
+    const listed = await run(join(inspector, "node_modules", ".bin", "mcp-inspector"), inspectorArgs, { cwd: inspector })
+    check(listed.stdout.includes("echo"), `the inspector's tools/list did not list echo:\n${listed.stdout}`)
     const bin = join(inspector, "node_modules", ".bin", "mcp-inspector")
     await measure(`${INSPECTOR} --cli … --method tools/list, installed bin (whole process)`, () =>
       wall(bin, inspectorArgs, { cwd: inspector }))
     await measure(`npx ${INSPECTOR} --cli … --method tools/list, already installed (whole process)`, () =>
       wall("npx", ["--no-install", INSPECTOR, ...inspectorArgs], { cwd: inspector, env: npmEnv }))
   }
-  console.log(`\n| measured (Node ${process.version}, ${runs} runs after one warm-up) | median ms | min ms |`)
-  console.log("| --- | ---: | ---: |")
-  for (const row of rows) console.log(`| ${row.label} | ${ms(row.median)} | ${ms(row.min)} |`)
+  const load = (await run("cat", ["/proc/loadavg"], { allowFailure: true })).stdout.split(" ").slice(0, 3).join(" ")
+  console.log(`\n| measured (Node ${process.version}, ${runs} runs after one warm-up; load ${load}) | wall median ms | wall min ms | CPU median ms |`)
+  console.log("| --- | ---: | ---: | ---: |")
+  for (const row of rows) console.log(`| ${row.label} | ${ms(row.wall)} | ${ms(row.wallMin)} | ${ms(row.cpu)} |`)
   console.log("")
 }
 

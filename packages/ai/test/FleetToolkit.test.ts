@@ -1,8 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import { FleetToolkit } from "@mcp-fleet/ai"
-import { Context, Effect, Fiber, Stream } from "effect"
+import { Context, Effect, Fiber, Queue, Stream } from "effect"
 import { LanguageModel, Prompt, Tool } from "effect/ai"
 import type { Toolkit } from "effect/ai"
+import { TestClock } from "effect/testing"
 import { finish, fleet, scripted, toolCall } from "./fleet.ts"
 import type { ToolSpec } from "./fleet.ts"
 
@@ -280,5 +281,21 @@ describe("FleetToolkit", () => {
       assert.lengthOf(plain.unvalidated, 0)
       assert.isFalse((yield* handle(plain.toolkit, "notes__strict", { q: 1 })).isFailure)
       assert.lengthOf(calls, 3)
+    }))
+
+  it.effect("callTimeout bounds each call; the timeout goes back to the model as its message", () =>
+    Effect.gen(function*() {
+      const stuck: ToolSpec = { tool: { name: "stuck", inputSchema: { type: "object" } }, hang: true }
+      const { arrived, manager } = yield* fleet({ notes: () => [stuck] })
+      yield* manager.waitForReady("notes")
+      const toolkit = yield* FleetToolkit.toolkit(manager, { callTimeout: "2 seconds" })
+      const pending = yield* handle(toolkit, "notes__stuck", {}).pipe(Effect.forkChild({ startImmediately: true }))
+      yield* Queue.take(arrived) // the call reached the server
+      yield* TestClock.adjust("1999 millis")
+      assert.isUndefined(pending.pollUnsafe(), "still waiting before its deadline")
+      yield* TestClock.adjust("1 milli")
+      const result = yield* Fiber.join(pending)
+      assert.isTrue(result.isFailure)
+      assert.strictEqual(result.result, `MCP server "notes" did not answer tools/call within 2000 ms.`)
     }))
 })

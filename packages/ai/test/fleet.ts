@@ -5,7 +5,7 @@
 import { McpManager } from "@mcp-fleet/manager"
 import type { ManagerOptions } from "@mcp-fleet/manager"
 import { FakeSpawner, McpPeer } from "@mcp-fleet/testing"
-import { Context, Effect, Layer, Predicate, Stream } from "effect"
+import { Context, Effect, Layer, Predicate, Queue, Stream } from "effect"
 import type { Scope } from "effect"
 import { LanguageModel } from "effect/ai"
 import type { Response } from "effect/ai"
@@ -14,6 +14,8 @@ export interface ToolSpec {
   readonly tool: Readonly<Record<string, unknown>>
   /** The `tools/call` result for this tool (default: a text echo of the arguments). */
   readonly result?: ((args: unknown) => unknown) | undefined
+  /** Never answer a call of this tool. */
+  readonly hang?: boolean | undefined
 }
 
 /** Servers by name, each with its current tools (read at every request; `undefined`: never initializes). */
@@ -24,6 +26,8 @@ export interface Fleet {
   readonly peers: Record<string, Array<FakeSpawner.Peer>>
   /** The `tools/call` requests each server received. */
   readonly calls: Array<{ readonly server: string; readonly params: unknown }>
+  /** The same requests, as they arrive. */
+  readonly arrived: Queue.Queue<{ readonly server: string; readonly params: unknown }>
 }
 
 const paramsOf = (msg: McpPeer.Message): { readonly [key: string]: unknown } => {
@@ -38,6 +42,7 @@ export const fleet = (
   Effect.gen(function*() {
     const peers: Record<string, Array<FakeSpawner.Peer>> = {}
     const calls: Array<{ readonly server: string; readonly params: unknown }> = []
+    const arrived = yield* Queue.unbounded<{ readonly server: string; readonly params: unknown }>()
     const spawner = FakeSpawner.layer((peer) => {
       const name = peer.command.command
       ;(peers[name] ??= []).push(peer)
@@ -50,8 +55,10 @@ export const fleet = (
             if (msg.method !== "tools/call") return undefined
             const params = paramsOf(msg)
             calls.push({ server: name, params })
+            Queue.offerUnsafe(arrived, { server: name, params })
             const spec = (servers[name]?.() ?? []).find((t) => t.tool["name"] === params["name"])
             if (spec === undefined) return { content: [{ type: "text", text: "no such tool" }], isError: true }
+            if (spec.hang === true) return undefined
             return spec.result?.(params["arguments"]) ??
               { content: [{ type: "text", text: `${name}:${JSON.stringify(params["arguments"])}` }] }
           })
@@ -63,7 +70,7 @@ export const fleet = (
         servers: Object.fromEntries(Object.keys(servers).map((name) => [name, { command: name }]))
       }).pipe(Layer.provide(spawner))
     )
-    return { manager: Context.get(context, McpManager.McpManager), peers, calls }
+    return { manager: Context.get(context, McpManager.McpManager), peers, calls, arrived }
   })
 
 /** A turn of the scripted model: the parts it answers with, given what it received. */

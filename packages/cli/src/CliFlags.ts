@@ -46,7 +46,7 @@ export const config: Flag.Flag<string> = Flag.String("config").pipe(
   Flag.withAlias("c"),
   Flag.withMetavar("FILE"),
   Flag.withDescription(
-    `The mcpServers JSON file (Claude Desktop, Cursor, Claude Code or VS Code format). Default: ${DEFAULT_CONFIG_PATH} in the current directory.`
+    `The mcpServers file (Claude Desktop, Cursor, Claude Code or VS Code format; JSON, or JSONC with comments and trailing commas). Paths inside it are relative to its folder. Default: ${DEFAULT_CONFIG_PATH} in the current directory.`
   ),
   Flag.withDefault(DEFAULT_CONFIG_PATH)
 )

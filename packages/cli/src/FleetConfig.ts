@@ -9,7 +9,7 @@ import type { ConfigError } from "@mcp-fleet/config"
 import { ConfigWatch, McpConfig } from "@mcp-fleet/config"
 import type { ManagerOptions } from "@mcp-fleet/manager"
 import { McpManager } from "@mcp-fleet/manager"
-import { Console, Effect, Stream } from "effect"
+import { Console, Deferred, Effect, Exit, Stream } from "effect"
 import type { Duration, FileSystem, Path } from "effect"
 import type { ChildProcessSpawner } from "effect/process"
 import { resolve } from "node:path"
@@ -126,8 +126,20 @@ export const follow = (
   manager: McpManager.McpManager["Service"],
   options: { readonly debounce?: Duration.Input | undefined; readonly onReady?: (() => void) | undefined } = {}
 ): Effect.Effect<void, never, FileSystem.FileSystem | Path.Path | CliEnvironment> =>
-  Effect.flatMap(CliEnvironment, ({ env }) =>
-    ConfigWatch.watch(path, { env, ...options }).pipe(
+  Effect.gen(function*() {
+    const { cwd, env, userHome } = yield* CliEnvironment
+    const watching = yield* Deferred.make<void>()
+    // At debug level (`--log-level debug`), say when edits start to be seen.
+    yield* Deferred.await(watching).pipe(
+      Effect.andThen(Effect.logDebug(`mcp-fleet: following ${path} for edits`)),
+      Effect.forkChild
+    )
+    const onReady = () => {
+      Deferred.doneUnsafe(watching, Exit.void)
+      options.onReady?.()
+    }
+    const file = cwd === undefined ? path : resolve(cwd, path)
+    yield* ConfigWatch.watch(file, { env, userHome, debounce: options.debounce, onReady }).pipe(
       Stream.runForEach((result) =>
         result._tag === "Success"
           ? manager.reconcile(toManagerOptions(result.success).servers)
@@ -136,4 +148,5 @@ export const follow = (
           )
       ),
       Effect.catch((error) => Effect.logWarning(`mcp-fleet: ${path} cannot be watched for edits: ${error.message}`))
-    ))
+    )
+  })

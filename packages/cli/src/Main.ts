@@ -4,12 +4,13 @@
  *
  * @since 0.1.0
  */
+import { BaseEnvironment } from "@mcp-fleet/transport"
 import type { FileSystem, Path, Terminal } from "effect"
 import { Effect, Layer, Logger } from "effect"
 import { CliConfig, Command, GlobalFlag } from "effect/cli"
 import type { ChildProcessSpawner } from "effect/process"
 import * as CallCommand from "./CallCommand.ts"
-import type { CliEnvironment } from "./CliEnvironment.ts"
+import { CliEnvironment } from "./CliEnvironment.ts"
 import type { DemoFailed } from "./CliError.ts"
 import * as CliLogger from "./CliLogger.ts"
 import * as CliPresenter from "./CliPresenter.ts"
@@ -89,5 +90,11 @@ export const run = (
       CliConfig.layer({ builtIns }),
       Layer.succeed(Logger.LogToStderr, true),
       Logger.layer([CliLogger.logger])
-    ))
+    )),
+    // Every server's child starts from the variables of the CLI's own environment that launchers need
+    // (`BaseEnvironment.DEFAULT_VARIABLES`, `XDG_*`): the transport reads no environment itself.
+    Effect.provideServiceEffect(
+      BaseEnvironment.BaseEnvironment,
+      Effect.map(CliEnvironment, ({ env }) => BaseEnvironment.pick(env))
+    )
   )

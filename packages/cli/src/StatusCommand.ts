@@ -20,6 +20,7 @@ import type { ChildProcessSpawner } from "effect/process"
 import type { CliEnvironment } from "./CliEnvironment.ts"
 import { NotAllUp } from "./CliError.ts"
 import * as CliFlags from "./CliFlags.ts"
+import * as Diagnostics from "./Diagnostics.ts"
 import * as DurationText from "./DurationText.ts"
 import * as FleetConfig from "./FleetConfig.ts"
 import * as OneShot from "./OneShot.ts"
@@ -87,8 +88,11 @@ export const command: Command.Command<
   Effect.fn("mcp-fleet status")(function*({ config, json, strict, verbose, wait, watch }) {
     const file = yield* FleetConfig.load(config)
     if (watch) {
+      // The manager's own reconnection policy: a watch runs for as long as it is left running. The config file
+      // is followed: a valid edit is applied to the running fleet, an invalid one is reported.
+      const options = { ...OneShot.managerOptions(file, Diagnostics.make({ verbose })), reconnect: undefined }
       return yield* FleetConfig.withManager(
-        FleetConfig.toManagerOptions(file),
+        options,
         (manager) =>
           Effect.all([Watch.run(manager), FleetConfig.follow(config, manager)], {
             concurrency: "unbounded",

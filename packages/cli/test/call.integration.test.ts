@@ -13,13 +13,15 @@ describe("mcp-fleet call", () => {
 
   it.concurrent("an unknown tool: a did-you-mean and where to look, exit 2 (the call is not sent)", async (ctx) => {
     const config = await writeConfig(ctx, { alpha: fakeServer() })
-    const near = await run(ctx, ["call", "alpha", "echp", "--config", config])
+    const [near, far] = await Promise.all([
+      run(ctx, ["call", "alpha", "echp", "--config", config]),
+      run(ctx, ["call", "alpha__no_such_tool", "--config", config])
+    ])
     expect(near.code).toBe(2)
     expect(near.stdout).toBe("")
     expect(near.stderr).toBe(
       "mcp-fleet: MCP server \"alpha\" has no tool \"echp\"; did you mean \"echo\"? (see `mcp-fleet tools --server alpha`)\n"
     )
-    const far = await run(ctx, ["call", "alpha__no_such_tool", "--config", config])
     expect(far.code).toBe(2)
     expect(far.stderr).toBe(
       "mcp-fleet: MCP server \"alpha\" has no tool \"no_such_tool\" (see `mcp-fleet tools --server alpha`)\n"

@@ -68,14 +68,16 @@ describe("mcp-fleet: config errors exit 2 with a message a person can act on", (
 
 describe("mcp-fleet: usage errors exit 2, help exits 0", () => {
   it.concurrent("an unknown flag or command: one line on stderr that says where to look, nothing on stdout", async (ctx) => {
-    const result = await run(ctx, ["status", "--bogus"])
+    const [result, near, missing] = await Promise.all([
+      run(ctx, ["status", "--bogus"]),
+      run(ctx, ["statsu"]),
+      run(ctx, ["call"])
+    ])
     expect(result.code).toBe(2)
     expect(result.stdout).toBe("")
     expect(result.stderr).toBe("mcp-fleet: unknown flag --bogus for status (see mcp-fleet status --help)\n")
-    const near = await run(ctx, ["statsu"])
     expect(near.code).toBe(2)
     expect(near.stderr).toBe("mcp-fleet: unknown command \"statsu\" — did you mean status? (see mcp-fleet --help)\n")
-    const missing = await run(ctx, ["call"])
     expect(missing.code).toBe(2)
     expect(missing.stderr).toBe("mcp-fleet: call: Missing required argument: server (see mcp-fleet call --help)\n")
   })

@@ -30,9 +30,11 @@ setInterval(() => {}, 1000)
 describe("mcp-fleet: a CLI that says what is happening", () => {
   it.concurrent("--verbose shows each server's stderr, prefixed with its name", async (ctx) => {
     const config = await writeConfig(ctx, { alpha: fakeServer(), beta: fakeServer() })
-    const quiet = await run(ctx, ["status", "--config", config])
+    const [quiet, result] = await Promise.all([
+      run(ctx, ["status", "--config", config]),
+      run(ctx, ["status", "--verbose", "--config", config])
+    ])
     expect(quiet.stderr).toBe("")
-    const result = await run(ctx, ["status", "--verbose", "--config", config])
     expect(result.code).toBe(0)
     expect(result.stderr).toMatch(/^\[alpha\] fake-mcp-server: started pid=\d+/m)
     expect(result.stderr).toMatch(/^\[beta\] fake-mcp-server: started pid=\d+/m)
@@ -58,7 +60,11 @@ describe("mcp-fleet: a CLI that says what is happening", () => {
 
   it.concurrent("a server that crashes at every start: how often, the exit code, and the lines that explain it", async (ctx) => {
     const config = await writeConfig(ctx, { pkg: await script(ctx, NPX_404) })
-    const result = await run(ctx, ["status", "--config", config])
+    const [result, strict, call] = await Promise.all([
+      run(ctx, ["status", "--config", config]),
+      run(ctx, ["status", "--strict", "--config", config]),
+      run(ctx, ["call", "pkg", "echo", "--config", config])
+    ])
     expect(result.code).toBe(0)
     expect(result.stdout).toMatch(/^pkg: offline/m)
     expect(result.stderr).toContain(
@@ -70,10 +76,8 @@ describe("mcp-fleet: a CLI that says what is happening", () => {
     expect(result.stderr).not.toContain("--wait")
     // The lines of the last process, not those of every restart one after the other.
     expect(result.stderr.match(/npm error code E404/g)).toHaveLength(1)
-    const strict = await run(ctx, ["status", "--strict", "--config", config])
     expect(strict.code).toBe(1)
     expect(strict.stderr).toMatch(/mcp-fleet: --strict: not every server is up: pkg \(offline\)\.\n$/)
-    const call = await run(ctx, ["call", "pkg", "echo", "--config", config])
     expect(call.code).toBe(1)
     expect(call.stderr).toMatch(/^mcp-fleet: MCP server "pkg" crashed 2 times \(exit code 1\); last stderr:\n/)
     expect(call.stderr).toContain("  [pkg] npm error 404 Not Found - GET https://registry.npmjs.org/")
@@ -183,9 +187,14 @@ process.stdin.on("end", () => process.exit(0))
 describe("mcp-fleet call: names that round-trip, machine-readable results", () => {
   it.concurrent("call server__tool as tools prints it; --json gives the raw blocks; --output writes the image's bytes", async (ctx) => {
     const config = await writeConfig(ctx, { "my__img": await script(ctx, IMAGE_SERVER) })
-    const tools = await run(ctx, ["tools", "--config", config])
+    const file = join(dirname(config), "out.png")
+    const [tools, json, written, unknown] = await Promise.all([
+      run(ctx, ["tools", "--config", config]),
+      run(ctx, ["call", "my__img__snapshot", "--json", "--config", config]),
+      run(ctx, ["call", "my__img", "snapshot", "--output", file, "--config", config]),
+      run(ctx, ["call", "nope__snapshot", "--config", config])
+    ])
     expect(tools.stdout).toMatch(/^my__img__snapshot\s+\?/)
-    const json = await run(ctx, ["call", "my__img__snapshot", "--json", "--config", config])
     expect(json.stderr).toBe("")
     expect(json.code).toBe(0)
     expect(JSON.parse(json.stdout)).toEqual({
@@ -195,13 +204,10 @@ describe("mcp-fleet call: names that round-trip, machine-readable results", () =
       content: [{ type: "text", text: "a 4-byte picture" }, { type: "image", mimeType: "image/png", data: "iVBORw==" }],
       structuredContent: null
     })
-    const file = join(dirname(config), "out.png")
-    const written = await run(ctx, ["call", "my__img", "snapshot", "--output", file, "--config", config])
     expect(written.code).toBe(0)
     expect(written.stdout).toBe("a 4-byte picture\n[image image/png, 4 bytes]\n")
     expect(written.stderr).toBe(`mcp-fleet: wrote 4 bytes (image/png) to ${file}\n`)
     expect([...(await readFile(file))]).toEqual([137, 80, 78, 71])
-    const unknown = await run(ctx, ["call", "nope__snapshot", "--config", config])
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toBe(
       `mcp-fleet: call needs <server> <tool>, or server__tool as \`mcp-fleet tools\` prints it; "nope__snapshot" starts with no server of ${config} followed by "__".\n`

@@ -26,7 +26,6 @@
 import { Duration, Effect, FileSystem, Path, Result, Stream } from "effect"
 import type { PlatformError } from "effect"
 import type { ConfigError } from "./ConfigError.ts"
-import type * as EnvExpansion from "./EnvExpansion.ts"
 import * as McpConfig from "./McpConfig.ts"
 
 /**
@@ -35,9 +34,7 @@ import * as McpConfig from "./McpConfig.ts"
  * @since 0.2.0
  * @category models
  */
-export interface WatchOptions {
-  /** What `${VAR}` placeholders are expanded against. */
-  readonly env: EnvExpansion.Environment
+export interface WatchOptions extends McpConfig.LoadOptions {
   /** Quiet time after the last event before the file is read. Default 200 ms. */
   readonly debounce?: Duration.Input | undefined
   /** Called once the watcher is installed (an edit before that is not seen). */
@@ -69,7 +66,7 @@ export const watch = (
     const paths = yield* Path.Path
     const absolute = paths.resolve(path)
     const name = paths.basename(absolute)
-    const load = McpConfig.load(absolute, { env: options.env }).pipe(
+    const load = McpConfig.load(absolute, { env: options.env, userHome: options.userHome }).pipe(
       Effect.result,
       Effect.provideService(FileSystem.FileSystem, fs)
     )

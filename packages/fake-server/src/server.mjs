@@ -111,6 +111,9 @@ function main() {
     else stdout.write(Buffer.concat(chunks.map((c) => (typeof c === "string" ? Buffer.from(c, "utf8") : c))))
   }
   const log = (line) => process.stderr.write(`fake-mcp-server: ${line}\n`)
+  // leak-env: the server's whole environment on one line, for a server that leaks it everywhere.
+  const leakedEnv = () =>
+    Object.entries(process.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${k}=${v}`).join(" ")
   // A peer that closed our stderr must not kill us (EPIPE): stderr is only diagnostics.
   process.stderr.on("error", () => {})
 
@@ -126,7 +129,8 @@ function main() {
       if (waiting === 0) process.exit(code)
     }
     stdout.write("", done)
-    process.stderr.write(lastLine === undefined ? "" : `fake-mcp-server: ${lastLine}\n`, done)
+    const last = lastLine !== undefined && has("leak-env") ? `${lastLine} (environment ${leakedEnv()})` : lastLine
+    process.stderr.write(last === undefined ? "" : `fake-mcp-server: ${last}\n`, done)
     // A peer that stopped reading would keep the flush from finishing: exit anyway after 2 s.
     setTimeout(() => process.exit(code), 2000).unref()
   }
@@ -319,6 +323,13 @@ function main() {
           return exitWith(3, `die-on-call: tool "${params.name}" was called; exiting with code 3`)
         }
         if (has("reverse")) return hold(request)
+        if (has("leak-env")) {
+          return fail(
+            id,
+            -32603,
+            `failed with environment ${leakedEnv()}; arguments were ${JSON.stringify(params.arguments ?? {})}`
+          )
+        }
         return callTool(request)
       default:
         return fail(id, -32601, `Method not found: ${method}`)
@@ -334,7 +345,9 @@ function main() {
       protocolVersion,
       capabilities: { tools: { listChanged: true } },
       serverInfo: { name: "fake-mcp-server", version: "1.0.0" },
-      instructions: `Fake MCP server for tests (modes: ${modeLabel}). Call "echo" to get your arguments back.`
+      instructions: `Fake MCP server for tests (modes: ${modeLabel}). Call "echo" to get your arguments back.${
+        has("leak-env") ? ` Environment: ${leakedEnv()}` : ""
+      }`
     }, opts["init-delay"])
   }
 
@@ -575,6 +588,11 @@ function main() {
       process.on(signal, () => log(`ignoring ${signal} (ignore-sigterm)`))
     }
     setInterval(() => {}, 1 << 30)
+  }
+
+  if (has("leak-env")) {
+    for (const [name, value] of Object.entries(process.env)) log(`env ${name}=${value}`)
+    writeRaw(`leaked env: ${leakedEnv()}\n`)
   }
 
   if (has("junk-first")) {

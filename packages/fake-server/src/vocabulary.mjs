@@ -26,7 +26,8 @@ export const modes = /** @type {const} */ ([
   "grandchild",
   "stderr-flood",
   "huge-line",
-  "annotations"
+  "annotations",
+  "leak-env"
 ])
 
 /**

@@ -6,7 +6,7 @@
  */
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { Protocol, Tool } from "@mcp-fleet/transport"
+import { BaseEnvironment, Protocol, Tool } from "@mcp-fleet/transport"
 import { Effect, Fiber, FileSystem, Option, Schema } from "effect"
 import * as Path from "node:path"
 import * as ReferenceServers from "../src/ReferenceServers.ts"
@@ -287,10 +287,11 @@ describe.concurrent("reference servers through McpClient", () => {
         assert.strictEqual(field(env, "INTEROP_MARKER"), "from the caller")
         assert.isDefined(process.env["VITEST"], "the parent has variables of its own")
         assert.isUndefined(field(env, "VITEST"), "the parent's environment is not inherited")
-        const allowed = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "TMPDIR", "INTEROP_MARKER"]
+        const allowed = [...Object.keys(BaseEnvironment.pick(process.env)), "INTEROP_MARKER"]
         assert.deepStrictEqual(Object.keys(env ?? {}).filter((key) => !allowed.includes(key)), [])
+        assert.strictEqual(field(env, "PATH"), process.env["PATH"], "the base environment the test provided")
         assertGone(closed)
-      }).pipe(Effect.provide(NodeServices.layer)))
+      }).pipe(Effect.provide([NodeServices.layer, BaseEnvironment.layer(process.env)])))
 
     it.live("roots, sampling, elicitation declared: four list_changed, 16 tools, roots/list (id 0) answered", () =>
       Effect.gen(function*() {

@@ -1,5 +1,6 @@
 /**
- * The options of `McpManager.layer`, and the one place where the manager's own defaults are written.
+ * The options of `McpManager.layer`. Each option's default is written on it here; the reconnection default is
+ * `defaultReconnect` (built by `backoff`), and the internal resolver applies the rest.
  *
  * The manager reads no configuration file and no environment variable: every value comes in here, computed
  * by whoever assembles the app. Per-server transport options (such as `requestTimeout`) are passed to the

@@ -178,7 +178,7 @@ export const make = Effect.fnUntraced(function*(
       const changed = ledger.awaitChange()
       const record = ledger.get(name)
       const state = record?.state
-      if (state === undefined || state._tag !== "Starting" && state._tag !== "Offline") {
+      if (state === undefined || ledger.isClosed() || state._tag !== "Starting" && state._tag !== "Offline") {
         const h = record === undefined ? undefined : ledger.healthOf(record)
         if (h !== undefined && h.state === "ready") return h
         return yield* new ServerNotReady({
@@ -214,6 +214,7 @@ export const make = Effect.fnUntraced(function*(
     }),
     add: Effect.fn("McpManager.add")(function*(name: string, config: ServerConfig) {
       yield* supervisor.locked(Effect.gen(function*() {
+        if (ledger.isClosed()) return
         if (!ledger.insert(name, config)) return yield* new DuplicateServer({ server: name })
         yield* supervisor.start(name)
       }))

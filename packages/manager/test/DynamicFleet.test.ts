@@ -3,7 +3,7 @@ import type { McpManager } from "@mcp-fleet/manager"
 import type { FakeSpawner } from "@mcp-fleet/testing"
 import { Cause, Deferred, Effect, Exit, Fiber, Option, Redacted, Stream } from "effect"
 import { TestClock } from "effect/testing"
-import { build, fleetSpawner, toolServer, until } from "./fleetPeers.ts"
+import { always, build, fleetSpawner, toolServer, until } from "./fleetPeers.ts"
 
 type Manager = McpManager.McpManager["Service"]
 
@@ -139,6 +139,22 @@ describe("a fleet that changes at run time", () => {
       const open = names.map((n) => (spawned.peers[n] ?? []).filter(isOpen).length)
       assert.deepStrictEqual(open, [0, 1, 1, 1], "one live process per server in the fleet, none for the removed one")
     }))
+  it.effect("after forceClose, waitForReady settles (never hangs) and add starts nothing", () =>
+    Effect.gen(function*() {
+      const { layer, spawned } = fleetSpawner({ cold: always({ initialize: "never" }), b: echo("b") })
+      const manager = yield* build({ servers: { cold: { command: "cold" } } }, layer)
+      const waiting = yield* manager.waitForReady("cold").pipe(
+        Effect.flip,
+        Effect.forkChild({ startImmediately: true })
+      )
+      yield* manager.forceClose
+      const error = yield* Fiber.join(waiting)
+      assert.strictEqual(error._tag, "ServerNotReady")
+      assert.strictEqual((yield* Effect.flip(manager.waitForReady("cold")))._tag, "ServerNotReady")
+      yield* manager.add("b", { command: "b" })
+      assert.isUndefined(spawned.count.b, "a closed fleet starts nothing")
+    }))
+
   it.effect("reconcile applies a diff: adds, removes, replaces on a launch change (secrets included), leaves the rest", () =>
     Effect.gen(function*() {
       const names = ["same", "gone", "edited", "secret", "fresh"]

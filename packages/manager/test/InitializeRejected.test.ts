@@ -54,6 +54,11 @@ describe("a server whose initialize is rejected on every start", () => {
       yield* TestClock.adjust("1 hour")
       assert.strictEqual(spawned.count.old, 2, "no attempt after the second identical failure")
       assert.strictEqual(health().state, "offline")
+      assert.include(
+        health().lastError ?? "",
+        "does not support protocol version \"2025-11-25\" (it supports 2099-01-01",
+        "gives up with the reason"
+      )
       assert.include(health().lastError!, "fails on every start")
       assert.include(health().lastError!, "2099-01-01")
       // Every child was shut down gracefully: its stdin was ended, and it exited on its own, without a signal.

@@ -67,6 +67,28 @@ describe("reconnection as a Schedule", () => {
       assert.include(lineOf(manager, "s"), "attempt 3/5, next in 100 ms")
     }))
 
+  it.effect("an unlimited user Schedule shows no limit, and keeps trying", () =>
+    Effect.gen(function*() {
+      const { layer, spawned } = fleetSpawner({
+        s: (index, peer) => (index === 0 ? toolServer("s", () => ["t"])(peer) : peer.exit(2))
+      })
+      const manager = yield* build({ servers: { s: { command: "s" } }, reconnect: Schedule.spaced("2 seconds") }, layer)
+      yield* until(manager, "s", (h) => h.state === "ready")
+      yield* spawned.peers.s![0]!.exit(1)
+      const h = yield* until(manager, "s", (h) => h.attempt === 1 && h.nextRetryAt !== undefined)
+      assert.isUndefined(h.maxAttempts)
+      assert.strictEqual(
+        lineOf(manager, "s"),
+        "s: offline · reconnecting, attempt 1, next in 2 s · The process exited with code 1."
+      )
+      for (let attempt = 2; attempt <= 8; attempt++) {
+        yield* TestClock.adjust("2 seconds")
+        yield* until(manager, "s", (h) => h.attempt === attempt && h.nextRetryAt !== undefined)
+      }
+      assert.strictEqual(spawned.count.s, 8)
+      assert.isFalse((yield* manager.serverHealth("s")).gaveUp)
+    }))
+
   it.effect("a reconnection attempt waits for initialize at most readyTimeout, then the next attempt follows", () =>
     Effect.gen(function*() {
       const { layer, spawned } = fleetSpawner({

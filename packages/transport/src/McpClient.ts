@@ -35,9 +35,11 @@ import * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import type * as Schema from "effect/Schema"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import { BaseEnvironment } from "./BaseEnvironment.ts"
 import * as ChildEnvironment from "./internal/ChildEnvironment.ts"
 import * as Connection from "./internal/Connection.ts"
 import * as Pagination from "./internal/Pagination.ts"
+import * as Redactor from "./internal/Redactor.ts"
 import { StderrTail } from "./internal/StderrTail.ts"
 import { decodeCallResult, decodeInitialize, decodePage, decodeTool } from "./internal/WireDecoders.ts"
 import type { McpClientOptions } from "./McpClientOptions.ts"
@@ -202,7 +204,7 @@ export const make = (
     const server = opts.name
     const scope = yield* Scope.Scope
     const clock = yield* Clock.Clock
-    const base = yield* ChildEnvironment.baseEnvironment
+    const base = yield* BaseEnvironment
     const command = ChildProcess.make(opts.command, opts.args, {
       ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
       env: ChildEnvironment.merge(base, opts.env),
@@ -224,7 +226,12 @@ export const make = (
         })
       )
     )
-    const stderr = new StderrTail(opts.stderrLines, 512)
+    // Every `Redacted` env value is replaced with `<redacted>` in whatever the client derives from server output.
+    const redactor = Redactor.fromEnv(opts.env)
+    const stderr = new StderrTail(opts.stderrLines, 512, redactor.text)
+    /** A Schema error's text, which quotes what the server sent: secrets replaced. */
+    const detailOf = (cause: Cause.Cause<Schema.SchemaError>): string => redactor.text(schemaDetail(cause))
+
     const conn = yield* Connection.make(handle, {
       server,
       maxMessageBytes: opts.maxMessageBytes,
@@ -232,7 +239,8 @@ export const make = (
       notificationBuffer: opts.notificationBuffer,
       notificationReplay: Math.min(opts.notificationReplay, opts.notificationBuffer),
       clock,
-      stderr
+      stderr,
+      redactor
     })
 
     const annotate = Effect.annotateLogs({ mcpServer: server, pid: handle.pid })
@@ -263,13 +271,13 @@ export const make = (
       )
       const decoded = decodeInitialize(raw)
       if (Exit.isFailure(decoded)) {
-        return yield* new ProtocolError({ server, method: "initialize", detail: schemaDetail(decoded.cause) })
+        return yield* new ProtocolError({ server, method: "initialize", detail: detailOf(decoded.cause) })
       }
       const result = decoded.value
       if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
         return yield* new UnsupportedProtocolVersion({
           server,
-          answered: result.protocolVersion,
+          answered: redactor.text(result.protocolVersion),
           supported: [...SUPPORTED_PROTOCOL_VERSIONS]
         })
       }
@@ -278,7 +286,7 @@ export const make = (
         protocolVersion: result.protocolVersion,
         serverInfo: result.serverInfo,
         capabilities: result.capabilities,
-        instructions: result.instructions
+        instructions: result.instructions === undefined ? undefined : redactor.text(result.instructions)
       }
       return established
     })
@@ -384,7 +392,7 @@ export const make = (
       const decoded = decodeCallResult(raw)
       return Exit.isSuccess(decoded)
         ? Effect.succeed(decoded.value)
-        : Effect.fail(new ProtocolError({ server, method: "tools/call", detail: schemaDetail(decoded.cause) }))
+        : Effect.fail(new ProtocolError({ server, method: "tools/call", detail: detailOf(decoded.cause) }))
     }
 
     // The per-call path is untraced on purpose: `Effect.fn` (a span plus a captured call-site stack) cost about
@@ -424,13 +432,18 @@ export const make = (
         })
         const decoded = decodePage(raw)
         if (Exit.isFailure(decoded)) {
-          return yield* new ProtocolError({ server, method: "tools/list", detail: schemaDetail(decoded.cause) })
+          return yield* new ProtocolError({ server, method: "tools/list", detail: detailOf(decoded.cause) })
         }
         for (const item of decoded.value.tools) {
           const index = tools.length + skipped.length
           const tool = decodeTool(item)
           if (Exit.isFailure(tool)) {
-            skipped.push({ index, name: nameOf(item), reason: schemaDetail(tool.cause) })
+            const name = nameOf(item)
+            skipped.push({
+              index,
+              name: name === undefined ? undefined : redactor.text(name),
+              reason: detailOf(tool.cause)
+            })
             continue
           }
           const name = tool.value.name

@@ -19,8 +19,9 @@ export interface McpClientOptions {
   readonly args?: ReadonlyArray<string> | undefined
   readonly cwd?: string | undefined
   /**
-   * Variables for the child, on top of a minimal base (HOME, LOGNAME, PATH, SHELL, TERM, USER, LANG, TMPDIR,
-   * read through Effect's `ConfigProvider`). Values may be `Redacted`.
+   * Variables for the child, on top of the application's base environment (the `BaseEnvironment` reference: empty
+   * unless provided, e.g. by `BaseEnvironment.layer(process.env)`). Values may be `Redacted`: each `Redacted` value
+   * is replaced with `<redacted>` in everything the client derives from the server's output.
    */
   readonly env?: Readonly<Record<string, string | Redacted.Redacted<string>>> | undefined
   /** Opt in to passing the parent's whole environment to the child. Default `false`. */

@@ -6,6 +6,8 @@
  */
 
 /** @since 0.1.0 */
+export * as BaseEnvironment from "./BaseEnvironment.ts"
+/** @since 0.1.0 */
 export * as McpClient from "./McpClient.ts"
 /** @since 0.1.0 */
 export * as McpClientOptions from "./McpClientOptions.ts"

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { McpClient, Tool } from "@mcp-fleet/transport"
+import { BaseEnvironment, McpClient, Tool } from "@mcp-fleet/transport"
 import { Cause, Effect, Exit, Fiber, Option, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import type { Message } from "./peers.ts"
@@ -412,17 +412,17 @@ describe("McpClient (in-memory peer)", () => {
       assert.strictEqual(client.stats().notifications, 102)
     }))
 
-  it.effect("the child gets a minimal environment plus what is passed, not the parent's", () =>
+  // The base environment comes from the application: faults/baseEnvironment.test.ts.
+  it.effect("the child gets its base environment plus what is passed, not the parent's", () =>
     Effect.gen(function*() {
       const { layer, peer } = yield* controlledPeer({})
-      yield* McpClient.make({ command: "server", env: { TOKEN: "t" } }).pipe(Effect.provide(layer))
+      yield* McpClient.make({ command: "server", env: { TOKEN: "t" } }).pipe(
+        Effect.provide(layer),
+        Effect.provide(BaseEnvironment.layer({ PATH: "/bin", HOME: "/h", PARENT_ONLY: "p" }))
+      )
       const p = yield* peer
-      const env = p.command.options.env ?? {}
       assert.strictEqual(p.command.options.extendEnv, false)
-      assert.strictEqual(env.TOKEN, "t")
-      for (const key of Object.keys(env)) {
-        assert.include(["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "TMPDIR", "TOKEN"], key)
-      }
+      assert.deepStrictEqual(p.command.options.env, { PATH: "/bin", HOME: "/h", TOKEN: "t" })
     }))
 
   it.effect("requests past maxInFlight fail with TooManyInFlight instead of queueing", () =>

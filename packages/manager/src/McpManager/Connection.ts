@@ -35,35 +35,34 @@ export interface Env {
  * Starts `config` as `name` in a child scope of the manager's, and hands the new connection to `register`
  * (ledger transitions; it returns `undefined` to refuse it). Uninterruptible: spawning is quick.
  */
-export const spawn = (
+export const spawn = Effect.fnUntraced(function*(
   env: Env,
   name: string,
   config: ServerConfig,
   register: (conn: Conn) => ServerRecord | undefined
-): Effect.Effect<Spawn> =>
-  Effect.gen(function*() {
-    const scope = yield* Scope.fork(env.scope, "sequential")
-    const made = yield* McpClient.make({
-      ...config.client,
-      command: config.command,
-      args: config.args,
-      env: config.env,
-      cwd: config.cwd,
-      inheritEnv: config.inheritEnv,
-      requestTimeout: config.requestTimeout,
-      name
-    }).pipe(Scope.provide(scope), Effect.provideContext(env.spawner), Effect.result)
-    if (made._tag === "Failure") {
-      yield* Scope.close(scope, Exit.void)
-      return { _tag: "Failed", message: made.failure.message } satisfies Spawn
-    }
-    const conn: Conn = { client: made.success, scope }
-    if (register(conn) === undefined) {
-      yield* Scope.close(scope, Exit.void)
-      return { _tag: "Refused" } satisfies Spawn
-    }
-    return { _tag: "Spawned", conn } satisfies Spawn
-  }).pipe(Effect.uninterruptible)
+): Effect.fn.Return<Spawn> {
+  const scope = yield* Scope.fork(env.scope, "sequential")
+  const made = yield* McpClient.make({
+    ...config.client,
+    command: config.command,
+    args: config.args,
+    env: config.env,
+    cwd: config.cwd,
+    inheritEnv: config.inheritEnv,
+    requestTimeout: config.requestTimeout,
+    name
+  }).pipe(Scope.provide(scope), Effect.provideContext(env.spawner), Effect.result)
+  if (made._tag === "Failure") {
+    yield* Scope.close(scope, Exit.void)
+    return { _tag: "Failed", message: made.failure.message } satisfies Spawn
+  }
+  const conn: Conn = { client: made.success, scope }
+  if (register(conn) === undefined) {
+    yield* Scope.close(scope, Exit.void)
+    return { _tag: "Refused" } satisfies Spawn
+  }
+  return { _tag: "Spawned", conn } satisfies Spawn
+}, Effect.uninterruptible)
 
 /** Applies a discovery outcome to the ledger if `conn` is still the server's process. */
 export const apply = (env: Env, name: string, conn: Conn, outcome: Discovery.Outcome): void => {

@@ -212,7 +212,10 @@ export const make = Effect.fnUntraced(function*(
     },
     exited,
     isCurrent,
-    close: () => void (closed = true),
+    close: () => {
+      closed = true
+      bump()
+    },
     flush,
     isClosed: () => closed,
     health,

@@ -190,62 +190,58 @@ export const make = Effect.fnUntraced(function*(env: Connection.Env) {
       return launch(name, record.config, () => true)
     })
 
-  const restart = (name: string) =>
-    Effect.gen(function*() {
-      const record = ledger.get(name)
-      if (record === undefined || record.config.disabled === true || ledger.isClosed()) return
+  const restart = Effect.fnUntraced(function*(name: string) {
+    const record = ledger.get(name)
+    if (record === undefined || record.config.disabled === true || ledger.isClosed()) return
+    yield* FiberMap.remove(fibers, name)
+    // Detached first, so that calls made meanwhile fail fast and its close is never taken for a crash.
+    const old = ledger.get(name)?.conn
+    ledger.transition(name, { _tag: "Restarted" })
+    if (old !== undefined) yield* close(old)
+    yield* start(name)
+  })
+
+  const remove = Effect.fnUntraced(function*(name: string) {
+    yield* FiberMap.remove(fibers, name)
+    const old = ledger.get(name)?.conn
+    ledger.transition(name, { _tag: "Removed" })
+    if (old !== undefined) yield* close(old)
+  })
+
+  const update = Effect.fnUntraced(function*(name: string, config: ServerConfig) {
+    const record = ledger.get(name)
+    if (record === undefined || ledger.isClosed()) return
+    const wasOn = record.config.disabled !== true
+    const isOn = config.disabled !== true
+    if (wasOn && isOn && sameLaunch(record.config, config)) {
+      ledger.transition(name, { _tag: "Reconfigured" }, undefined, config)
+      return
+    }
+    const old = record.conn
+    if (!isOn) {
       yield* FiberMap.remove(fibers, name)
-      // Detached first, so that calls made meanwhile fail fast and its close is never taken for a crash.
-      const old = ledger.get(name)?.conn
-      ledger.transition(name, { _tag: "Restarted" })
-      if (old !== undefined) yield* close(old)
-      yield* start(name)
-    })
-
-  const remove = (name: string) =>
-    Effect.gen(function*() {
-      yield* FiberMap.remove(fibers, name)
-      const old = ledger.get(name)?.conn
-      ledger.transition(name, { _tag: "Removed" })
-      if (old !== undefined) yield* close(old)
-    })
-
-  const update = (name: string, config: ServerConfig) =>
-    Effect.gen(function*() {
-      const record = ledger.get(name)
-      if (record === undefined || ledger.isClosed()) return
-      const wasOn = record.config.disabled !== true
-      const isOn = config.disabled !== true
-      if (wasOn && isOn && sameLaunch(record.config, config)) {
-        ledger.transition(name, { _tag: "Reconfigured" }, undefined, config)
-        return
-      }
-      const old = record.conn
-      if (!isOn) {
-        yield* FiberMap.remove(fibers, name)
-        ledger.transition(name, { _tag: "Disabled" }, undefined, config)
-      } else {
-        // The new process starts before the old one is closed; the old one's calls finish or fail typed.
-        yield* launch(
-          name,
-          config,
-          () => ledger.transition(name, { _tag: wasOn ? "Restarted" : "Enabled" }, undefined, config) !== undefined
-        )
-      }
-      if (old !== undefined) yield* close(old)
-    })
-
-  const drain = (mode: "graceful" | "force") =>
-    Effect.gen(function*() {
-      const conns = ledger.names().flatMap((name) => ledger.get(name)?.conn ?? [])
-      ledger.close()
-      yield* FiberMap.clear(fibers)
-      yield* Effect.forEach(
-        conns,
-        (conn) => Effect.andThen(mode === "force" ? conn.client.forceClose : Effect.void, close(conn)),
-        { concurrency: "unbounded", discard: true }
+      ledger.transition(name, { _tag: wasOn ? "Disabled" : "Reconfigured" }, undefined, config)
+    } else {
+      // The new process starts before the old one is closed; the old one's calls finish or fail typed.
+      yield* launch(
+        name,
+        config,
+        () => ledger.transition(name, { _tag: wasOn ? "Restarted" : "Enabled" }, undefined, config) !== undefined
       )
-    })
+    }
+    if (old !== undefined) yield* close(old)
+  })
+
+  const drain = Effect.fnUntraced(function*(mode: "graceful" | "force") {
+    const conns = ledger.names().flatMap((name) => ledger.get(name)?.conn ?? [])
+    ledger.close()
+    yield* FiberMap.clear(fibers)
+    yield* Effect.forEach(
+      conns,
+      (conn) => Effect.andThen(mode === "force" ? conn.client.forceClose : Effect.void, close(conn)),
+      { concurrency: "unbounded", discard: true }
+    )
+  })
 
   const supervisor: Supervisor = { start, restart, remove, update, drain, locked: lock.withPermit }
   return supervisor

@@ -36,6 +36,7 @@ import type { ServerNotification } from "../Protocol.ts"
 import * as JsonRpc from "./JsonRpc.ts"
 import { LineFramer } from "./LineFramer.ts"
 import { Outbox } from "./Outbox.ts"
+import type { Redactor } from "./Redactor.ts"
 import type { StderrTail } from "./StderrTail.ts"
 
 /** How a child process ended. */
@@ -83,6 +84,8 @@ export interface ConnectionConfig {
   readonly notificationReplay: number
   readonly clock: Clock.Clock
   readonly stderr: StderrTail
+  /** Replaces known secrets in everything derived from the server's output (errors, log lines). */
+  readonly redactor: Redactor
 }
 
 const MAX_LOGGED_PER_BATCH = 10
@@ -127,7 +130,9 @@ export const make = (
   config: ConnectionConfig
 ): Effect.Effect<Connection> =>
   Effect.gen(function*() {
-    const { clock, server } = config
+    const { clock, redactor, server } = config
+    /** A bounded, one-line excerpt of server text for a log line, secrets replaced first (so no cut hides one). */
+    const clip = (text: string, max?: number) => JsonRpc.excerpt(redactor.text(text), max)
     const outbox = new Outbox()
     const notifications = yield* PubSub.sliding<ServerNotification>({
       capacity: config.notificationBuffer,
@@ -271,7 +276,7 @@ export const make = (
       if (entry === undefined) {
         stats.unknownId++
         // The spec says to ignore late answers to cancelled or timed-out requests: not worth a warning.
-        note(`skipped a ${what} for unknown or finished request id ${JSON.stringify(id)}`)
+        note(`skipped a ${what} for unknown or finished request id ${clip(JSON.stringify(id))}`)
         return
       }
       pending.delete(entry.id)
@@ -292,15 +297,15 @@ export const make = (
         case "Error": {
           if (msg.id === null) {
             stats.invalid++
-            return diagnose(`skipped an error response without id: ${msg.code} ${JsonRpc.excerpt(msg.message)}`)
+            return diagnose(`skipped an error response without id: ${msg.code} ${clip(msg.message)}`)
           }
           const entry = typeof msg.id === "number" ? pending.get(msg.id) : undefined
           const error = new RemoteError({
             server,
             method: entry?.method ?? "unknown",
             code: msg.code,
-            remoteMessage: msg.message,
-            ...(msg.hasData ? { data: msg.data } : {})
+            remoteMessage: redactor.text(msg.message),
+            ...(msg.hasData ? { data: redactor.value(msg.data) } : {})
           })
           return settle(msg.id, Exit.fail(error), "error response")
         }
@@ -318,11 +323,11 @@ export const make = (
             pending.delete(entry.id)
             entry.resume(Exit.fail(new ProtocolError({ server, method: entry.method, detail: msg.reason })))
           }
-          return diagnose(`skipped an invalid message (${msg.reason}): ${JsonRpc.excerpt(line)}`)
+          return diagnose(`skipped an invalid message (${msg.reason}): ${clip(line)}`)
         }
         case "NotJson":
           stats.notJson++
-          return diagnose(`skipped a non-JSON stdout line: ${JsonRpc.excerpt(line)}`)
+          return diagnose(`skipped a non-JSON stdout line: ${clip(line)}`)
       }
     }
 
@@ -350,14 +355,12 @@ export const make = (
           )
         }
         diagnose(
-          `discarded a ${bytes}-byte message over the ${config.maxMessageBytes}-byte limit: ${
-            JsonRpc.excerpt(head, 80)
-          }`
+          `discarded a ${bytes}-byte message over the ${config.maxMessageBytes}-byte limit: ${clip(head, 80)}`
         )
       },
       invalidUtf8: (text) => {
         stats.invalidUtf8++
-        diagnose(`skipped a stdout line that is not valid UTF-8: ${JsonRpc.excerpt(text)}`)
+        diagnose(`skipped a stdout line that is not valid UTF-8: ${clip(text)}`)
       }
     })
 

@@ -1,5 +1,6 @@
 /**
- * Keeps the last lines a child wrote to stderr, bounded in count and in length, for diagnostics.
+ * Keeps the last lines a child wrote to stderr, bounded in count and in length, for diagnostics. Every line goes
+ * through `redact` (known secret values → `<redacted>`) before it is cut to length or kept.
  *
  * @internal
  */
@@ -15,9 +16,12 @@ export class StderrTail {
   readonly maxLines: number
   readonly maxLineChars: number
 
-  constructor(maxLines: number, maxLineChars: number) {
+  private readonly redact: (text: string) => string
+
+  constructor(maxLines: number, maxLineChars: number, redact: (text: string) => string = (text) => text) {
     this.maxLines = maxLines
     this.maxLineChars = maxLineChars
+    this.redact = redact
   }
 
   /** Adds a chunk; returns the lines it completed (as kept: non-empty, truncated), oldest first. */
@@ -43,14 +47,14 @@ export class StderrTail {
 
   /** The last lines, oldest first; an unfinished last line is included. */
   snapshot(): ReadonlyArray<string> {
-    const trimmed = this.partial.replace(/\r$/, "")
+    const trimmed = this.redact(this.partial.replace(/\r$/, ""))
     if (trimmed.length === 0) return this.lines.slice()
     const out = [...this.lines, trimmed]
     return out.length > this.maxLines ? out.slice(out.length - this.maxLines) : out
   }
 
   private add(raw: string): string | undefined {
-    const line = raw.replace(/\r$/, "")
+    const line = this.redact(raw.replace(/\r$/, ""))
     if (line.length === 0) return undefined
     const kept = line.length > this.maxLineChars ? `${line.slice(0, this.maxLineChars)}…` : line
     this.lines.push(kept)
