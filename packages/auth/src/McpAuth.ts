@@ -92,6 +92,16 @@ export const make = (
     const sessions = yield* Ref.make(new Map<string, Session>())
     const stepUps = yield* Ref.make(new Map<string, number>())
     const mutex = yield* Semaphore.make(1)
+    /** Bumped whenever new tokens are stored for a server: a challenge that waited on the mutex while another
+     * fiber got tokens needs no flow of its own, only the retry. */
+    const generations = yield* Ref.make(new Map<string, number>())
+    const generation = (key: string) => Ref.get(generations).pipe(Effect.map((m) => m.get(key) ?? 0))
+    const saveTokens = (server: string, tokens: Tokens) => {
+      const key = ProtectedResourceMetadata.canonicalResource(server)
+      return store.setTokens(key, tokens).pipe(
+        Effect.andThen(Ref.update(generations, (m) => new Map(m).set(key, (m.get(key) ?? 0) + 1)))
+      )
+    }
     const maxStepUps = options.maxStepUps ?? 3
     const refreshBefore = Duration.toMillis(Duration.fromInputUnsafe(options.refreshBefore ?? "60 seconds"))
 
@@ -154,7 +164,7 @@ export const make = (
           requestedScope: scope,
           timeout: options.tokenTimeout
         })
-        yield* store.setTokens(ProtectedResourceMetadata.canonicalResource(server), tokens)
+        yield* saveTokens(server, tokens)
         yield* Effect.logInfo("Authorized").pipe(
           Effect.annotateLogs({ server: session.resourceParam, issuer: metadata.issuer })
         )
@@ -175,7 +185,7 @@ export const make = (
           requestedScope: tokens.scope,
           timeout: options.tokenTimeout
         })
-        yield* store.setTokens(ProtectedResourceMetadata.canonicalResource(server), next)
+        yield* saveTokens(server, next)
       })
 
     /** Whether tokens are due for a refresh: within `refreshBefore` of expiry, or past half their lifetime if shorter. */
@@ -260,7 +270,18 @@ export const make = (
             onSome: (t) => ({ authorization: Redacted.make(`Bearer ${Redacted.value(t.accessToken)}`) })
           })
         }).pipe(Effect.provide(context)),
-      onChallenge: (server, challenge) => mutex.withPermit(handle(server, challenge)).pipe(Effect.provide(context)),
+      onChallenge: (server, challenge) =>
+        Effect.gen(function*() {
+          const key = ProtectedResourceMetadata.canonicalResource(server)
+          const seen = yield* generation(key)
+          yield* mutex.withPermit(
+            Effect.gen(function*() {
+              // Tokens arrived while this challenge waited (concurrent 401s): retry with them instead.
+              if (challenge.status === 401 && (yield* generation(key)) !== seen) return
+              yield* handle(server, challenge)
+            })
+          )
+        }).pipe(Effect.provide(context)),
       onSuccess: (server) =>
         Ref.update(stepUps, (m) => {
           const key = ProtectedResourceMetadata.canonicalResource(server)

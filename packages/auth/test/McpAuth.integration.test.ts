@@ -79,6 +79,18 @@ describe("McpAuth against the fake authorization server (real undici)", () => {
       assert.isString(none?.form["client_id"])
     }))
 
+  it.effect("concurrent 401s share one authorization (no second flow, no refresh)", () =>
+    Effect.gen(function*() {
+      const server = yield* authServer()
+      const statuses = yield* Effect.all([call(server.mcpUrl), call(server.mcpUrl), call(server.mcpUrl)], {
+        concurrency: "unbounded"
+      })
+      assert.deepStrictEqual(statuses, [200, 200, 200])
+      assert.strictEqual(paths(server).filter((p) => p === "POST /mcp").length, 6) // all three met the 401
+      assert.strictEqual(paths(server).filter((p) => p === "GET /authorize").length, 1)
+      assert.strictEqual(paths(server).filter((p) => p === "POST /token").length, 1) // no refresh either
+    }).pipe(Effect.provide(authLayer())))
+
   it.effect("pre-registered credentials come first: no registration request", () =>
     Effect.gen(function*() {
       const server = yield* authServer({ preRegistered: { clientId: "pre-1", clientSecret: "pre-secret" } })
