@@ -114,8 +114,8 @@ export const registerDynamically = (
       Effect.mapError((cause) => new RegistrationFailed({ issuer, reason: "the request could not be encoded", cause }))
     )
     const reply = yield* exchangeJson(request).pipe(
-      Effect.mapError((cause) =>
-        new RegistrationFailed({ issuer, reason: `the registration endpoint ${endpoint} could not be reached`, cause })
+      Effect.mapError((e) =>
+        new RegistrationFailed({ issuer, reason: `the registration endpoint ${endpoint} ${e.reason}`, cause: e.cause })
       )
     )
     if (reply.status !== 200 && reply.status !== 201) {

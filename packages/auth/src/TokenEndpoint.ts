@@ -5,12 +5,12 @@
  *
  * @since 0.1.0
  */
-import { Clock, Duration, Effect, Option, Redacted, Schema } from "effect"
+import { Clock, type Duration, Effect, Option, Redacted, Schema } from "effect"
 import * as Base64 from "effect/encoding/Base64"
 import { type HttpClient, HttpClientRequest } from "effect/http"
 import { TokenRequestFailed } from "./AuthError.ts"
 import type { AuthorizationServerMetadata } from "./AuthorizationServerMetadata.ts"
-import { exchangeJson } from "./internal/httpJson.ts"
+import { exchangeJson, MAX_BODY_BYTES } from "./internal/httpJson.ts"
 import type { ClientCredentials, Tokens } from "./TokenStore.ts"
 
 const TokenResponse = Schema.Struct({
@@ -98,13 +98,8 @@ export const request = (options: {
       const basic = Base64.encode(`${formEncode(client.clientId)}:${formEncode(secret)}`)
       req = HttpClientRequest.setHeader(req, "authorization", `Basic ${basic}`)
     }
-    const timeout = options.timeout ?? DEFAULT_TIMEOUT
-    const reply = yield* exchangeJson(req).pipe(
-      Effect.mapError((cause) => fail("the endpoint could not be reached", { cause })),
-      Effect.timeoutOrElse({
-        duration: timeout,
-        orElse: () => Effect.fail(fail(`no answer within ${Duration.format(Duration.fromInputUnsafe(timeout))}`))
-      })
+    const reply = yield* exchangeJson(req, options.timeout ?? DEFAULT_TIMEOUT).pipe(
+      Effect.mapError((e) => fail(`the endpoint ${e.reason}`, e.cause === undefined ? {} : { cause: e.cause }))
     )
     if (reply.status < 200 || reply.status >= 300) {
       const oauthError = Option.flatMap(reply.body, decodeOAuthError)
@@ -116,7 +111,9 @@ export const request = (options: {
     }
     const tokens = Option.flatMap(reply.body, decodeTokens)
     if (Option.isNone(tokens)) {
-      return yield* Option.isNone(reply.body)
+      return yield* reply.oversize
+        ? fail(`the response is larger than ${MAX_BODY_BYTES / 1024} KiB`)
+        : Option.isNone(reply.body)
         ? fail(`the response is not JSON (content type ${reply.contentType || "none"})`)
         : fail("the response is not a token response")
     }

@@ -241,6 +241,9 @@ describe("McpAuth faults: a clear AuthorizationRequired, never a crash or a hang
   it.effect("an HTML token response", () =>
     failure({ htmlToken: true }, (message) => assert.include(message, "is not JSON (content type text/html)")))
 
+  it.effect("a 1 MiB token response is not read past 256 KiB", () =>
+    failure({ hugeToken: true }, (message) => assert.include(message, "the response is larger than 256 KiB")))
+
   it.effect("a wrong iss in the redirect", () =>
     failure({ wrongIss: "https://evil.example" }, (message, seen) => {
       assert.include(message, "is not the issuer")
@@ -257,6 +260,6 @@ describe("McpAuth faults: a clear AuthorizationRequired, never a crash or a hang
       yield* Effect.promise(() => server.waitFor((r) => r.path === "/token"))
       yield* TestClock.adjust("31 seconds")
       const error = yield* Fiber.join(fiber)
-      assert.include(error.message, "no answer within 30s")
+      assert.include(error.message, "the endpoint gave no answer within 30s")
     }).pipe(Effect.provide(authLayer())))
 })

@@ -12,6 +12,7 @@ import { createServer } from "node:http"
  * @property {boolean} [noPkce] metadata omits code_challenge_methods_supported
  * @property {boolean} [revokedRefresh] every refresh_token grant answers invalid_grant
  * @property {boolean} [htmlToken] the token endpoint answers an HTML page
+ * @property {boolean} [hugeToken] the token endpoint answers 1 MiB of JSON
  * @property {boolean} [scopeLoop] the MCP endpoint always answers 403 insufficient_scope
  * @property {boolean} [slowToken] the token endpoint never answers (until the server closes)
  * @property {boolean} [issInResponse] the redirect carries iss, and the metadata advertises it
@@ -245,6 +246,10 @@ export const startAuthServer = (options = {}) =>
     /** @param {RecordedRequest} r @param {import("node:http").ServerResponse} res */
     const token = (r, res) => {
       if (options.slowToken === true) return // never answered; close() ends the connection
+      if (options.hugeToken === true) {
+        res.writeHead(200, { "content-type": "application/json" })
+        return res.end(JSON.stringify({ access_token: "x".repeat(1024 * 1024), token_type: "Bearer" }))
+      }
       if (options.htmlToken === true) {
         res.writeHead(200, { "content-type": "text/html" })
         return res.end("<html><body>Sign in</body></html>")

@@ -1,34 +1,83 @@
 /**
- * One HTTP exchange whose answer should be JSON: the status, and the body parsed (or why it is not JSON).
- * Bodies are capped so a hostile peer cannot make us buffer without bound.
+ * One HTTP exchange whose answer should be JSON: the status, and the body parsed (or none). Every exchange
+ * has a deadline, and bodies are read up to a cap, so a hostile or stuck peer can neither hang the flow nor
+ * make it buffer without bound.
  */
-import { Effect, Option, Schema } from "effect"
-import { HttpClient, type HttpClientError, HttpClientRequest } from "effect/http"
+import { Data, Duration, Effect, Option, Schema, Stream } from "effect"
+import { HttpClient, HttpClientRequest } from "effect/http"
 
 /** The most bytes of a metadata, registration or token response that are read. */
-export const MAX_BODY_CHARS = 256 * 1024
+export const MAX_BODY_BYTES = 256 * 1024
+
+/** The deadline of one exchange unless the caller gives another. */
+export const DEFAULT_TIMEOUT: Duration.Input = "30 seconds"
 
 export interface JsonReply {
   readonly status: number
   readonly contentType: string
   /** The parsed body; none when it was empty, too large or not JSON. */
   readonly body: Option.Option<unknown>
+  /** The body was longer than `MAX_BODY_BYTES` (and was not read further). */
+  readonly oversize: boolean
 }
+
+/** The exchange did not complete: `reason` finishes the sentence "the endpoint …". */
+export class ExchangeFailed extends Data.TaggedError("ExchangeFailed")<{
+  readonly reason: string
+  readonly cause?: unknown
+}> {}
 
 const parseJson = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Unknown))
 
-/** Sends `request` and reads its answer as JSON (never fails on a bad body: `body` is then none). */
+/** Reads at most `MAX_BODY_BYTES`; none when the body is longer. */
+const readCapped = (stream: Stream.Stream<Uint8Array, unknown>) =>
+  Effect.gen(function*() {
+    const chunks: Array<Uint8Array> = []
+    let size = 0
+    yield* Stream.runForEachWhile(stream, (chunk) =>
+      Effect.sync(() => {
+        size += chunk.length
+        if (size > MAX_BODY_BYTES) return false
+        chunks.push(chunk)
+        return true
+      }))
+    if (size > MAX_BODY_BYTES) return Option.none<string>()
+    const bytes = new Uint8Array(size)
+    let offset = 0
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset)
+      offset += chunk.length
+    }
+    return Option.some(new TextDecoder().decode(bytes))
+  })
+
+/** Sends `request` and reads its answer as JSON (a bad or oversize body is `body: none`, not a failure). */
 export const exchangeJson = (
-  request: HttpClientRequest.HttpClientRequest
-): Effect.Effect<JsonReply, HttpClientError.HttpClientError, HttpClient.HttpClient> =>
+  request: HttpClientRequest.HttpClientRequest,
+  timeout: Duration.Input = DEFAULT_TIMEOUT
+): Effect.Effect<JsonReply, ExchangeFailed, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
     const response = yield* client.execute(request)
-    const text = yield* response.text
+    const text = yield* readCapped(response.stream)
     const contentType = response.headers["content-type"] ?? ""
-    const body = text.length > MAX_BODY_CHARS ? Option.none() : parseJson(text)
-    return { status: response.status, contentType, body }
-  }).pipe(Effect.scoped)
+    return {
+      status: response.status,
+      contentType,
+      body: Option.flatMap(text, parseJson),
+      oversize: Option.isNone(text)
+    }
+  }).pipe(
+    Effect.scoped,
+    Effect.mapError((cause) => new ExchangeFailed({ reason: "could not be reached", cause })),
+    Effect.timeoutOrElse({
+      duration: timeout,
+      orElse: () =>
+        Effect.fail(
+          new ExchangeFailed({ reason: `gave no answer within ${Duration.format(Duration.fromInputUnsafe(timeout))}` })
+        )
+    })
+  )
 
 /** GETs `url` and decodes a 2xx JSON answer with `decode`; none on any failure (the caller tries the next URL). */
 export const fetchDocument = <A>(
