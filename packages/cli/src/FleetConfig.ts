@@ -124,7 +124,13 @@ export const withManager = <A, E, R>(
 export const follow = (
   path: string,
   manager: McpManager.McpManager["Service"],
-  options: { readonly debounce?: Duration.Input | undefined; readonly onReady?: (() => void) | undefined } = {}
+  options: {
+    readonly debounce?: Duration.Input | undefined
+    readonly onReady?: (() => void) | undefined
+    /** How a re-read file becomes the fleet's servers: the same function that built the running fleet, so that an
+     * unchanged entry compares equal and is left alone (default: `toManagerOptions`). */
+    readonly servers?: ((config: McpConfig.McpConfig) => ManagerOptions.ManagerOptions["servers"]) | undefined
+  } = {}
 ): Effect.Effect<void, never, FileSystem.FileSystem | Path.Path | CliEnvironment> =>
   Effect.gen(function*() {
     const { cwd, env, userHome } = yield* CliEnvironment
@@ -142,7 +148,7 @@ export const follow = (
     yield* ConfigWatch.watch(file, { env, userHome, debounce: options.debounce, onReady }).pipe(
       Stream.runForEach((result) =>
         result._tag === "Success"
-          ? manager.reconcile(toManagerOptions(result.success).servers)
+          ? manager.reconcile((options.servers ?? ((config) => toManagerOptions(config).servers))(result.success))
           : Effect.logWarning(
             `mcp-fleet: the edit of ${path} was not applied (the servers keep running as they were): ${result.failure.message}`
           )

@@ -12,7 +12,7 @@
  *
  * @since 0.1.0
  */
-import type { ConfigError } from "@mcp-fleet/config"
+import type { ConfigError, McpConfig } from "@mcp-fleet/config"
 import type { Duration, FileSystem, Path, Terminal } from "effect"
 import { Console, Effect } from "effect"
 import { Command, Flag } from "effect/cli"
@@ -90,11 +90,14 @@ export const command: Command.Command<
     if (watch) {
       // The manager's own reconnection policy: a watch runs for as long as it is left running. The config file
       // is followed: a valid edit is applied to the running fleet, an invalid one is reported.
-      const options = { ...OneShot.managerOptions(file, Diagnostics.make({ verbose })), reconnect: undefined }
+      const diagnostics = Diagnostics.make({ verbose })
+      const options = { ...OneShot.managerOptions(file, diagnostics), reconnect: undefined }
+      // An edited file's servers are built the same way, so that an unchanged entry is left running.
+      const servers = (edited: McpConfig.McpConfig) => OneShot.managerOptions(edited, diagnostics).servers
       return yield* FleetConfig.withManager(
         options,
         (manager) =>
-          Effect.all([Watch.run(manager), FleetConfig.follow(config, manager)], {
+          Effect.all([Watch.run(manager), FleetConfig.follow(config, manager, { servers })], {
             concurrency: "unbounded",
             discard: true
           })

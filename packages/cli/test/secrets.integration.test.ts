@@ -14,7 +14,8 @@ describe("mcp-fleet never prints a secret a server leaks", () => {
       leaky: fakeServer({ modes: ["leak-env"] }, { env: { A_TOKEN: "${MY_SECRET}" } })
     })
     const result = await run(ctx, ["call", "leaky", "echo", "--args", JSON.stringify({ t: SECRET }), "-c", config], {
-      env: { MY_SECRET: SECRET }
+      // A short PATH, so that the bounded (500-character) error message still reaches the echoed arguments.
+      env: { MY_SECRET: SECRET, PATH: "/usr/bin:/bin" }
     })
     expect(result.code).toBe(1)
     expect(result.stderr).toContain("A_TOKEN=<redacted>")
