@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config"
 export default defineConfig({
   test: {
     include: ["packages/*/test/**/*.test.ts"],
-    testTimeout: 30_000,
+    testTimeout: 60_000,
     hookTimeout: 30_000,
     // The default output, then one plain closing line: `N passed, N failed, N skipped`.
     reporters: ["default", "./scripts/summary-reporter.ts"],

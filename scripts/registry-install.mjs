@@ -28,7 +28,7 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 
 const VERDACCIO = "verdaccio@6.10.4"
-const PACKAGES = ["fake-server", "transport", "config", "manager", "testing", "cli"]
+const PACKAGES = ["fake-server", "transport", "config", "manager", "ai", "testing", "cli"]
 const STEP_TIMEOUT_MS = 5 * 60_000
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const keep = process.argv.includes("--keep")

@@ -19,7 +19,7 @@ import { quote } from "./Diagnostics.ts"
 export const QUOTED_LINES = 8
 
 const SPAWN_FAILURE = /could not be started \(.*?\): (NotFound|PermissionDenied)\b/
-const EXITED = /exited with code (\d+)/
+const EXITED = /(?:exited with code|exit code) (\d+)/
 const KILLED = /killed by (SIG[A-Z0-9]+)/
 
 const isPath = (command: string): boolean => command.includes("/") || command.includes("\\")

@@ -21,7 +21,7 @@ import { Argument, Command, Flag } from "effect/cli"
 import type { ChildProcessSpawner } from "effect/process"
 import * as CallOutput from "./CallOutput.ts"
 import type { CliEnvironment } from "./CliEnvironment.ts"
-import type { RemoteServerNotRunnable, ServerNotConfigured, ServerNotUsable } from "./CliError.ts"
+import type { ServerNotConfigured, ServerNotUsable } from "./CliError.ts"
 import {
   InvalidArguments,
   NoBinaryContent,
@@ -115,7 +115,6 @@ export type CallError =
   | ConfigError.ConfigError
   | InvalidArguments
   | ServerNotConfigured
-  | RemoteServerNotRunnable
   | ServerNotUsable
   | UnknownTool
   | UnknownQualifiedName

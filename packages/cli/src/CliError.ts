@@ -39,23 +39,6 @@ export class ServerNotConfigured extends Schema.TaggedError<ServerNotConfigured>
 }
 
 /**
- * The named server is a remote (`url`) entry, which mcp-fleet does not run yet.
- *
- * @since 0.1.0
- * @category errors
- */
-export class RemoteServerNotRunnable extends Schema.TaggedError<RemoteServerNotRunnable>()(
-  "RemoteServerNotRunnable",
-  { server: Schema.String, transport: Schema.String }
-) {
-  override get message(): string {
-    return `MCP server ${
-      JSON.stringify(this.server)
-    } is a remote (${this.transport}) server; mcp-fleet runs only stdio servers (with a "command") for now.`
-  }
-}
-
-/**
  * The server a command needs is not ready: the message says why, from the facts (see `Advice.explain`), and may
  * end with an indented block of the server's last stderr lines.
  *

@@ -47,7 +47,7 @@ export interface Diagnostics {
   /** Writes one line (or block) on stderr, above the progress line. */
   readonly line: (text: string) => Effect.Effect<void>
   /** Draws the progress line and the stuck-server notes until the scope closes (then clears the line). */
-  readonly watch: (manager: McpManager.Service) => Effect.Effect<void, never, Scope.Scope>
+  readonly watch: (manager: McpManager.McpManager["Service"]) => Effect.Effect<void, never, Scope.Scope>
   /** Stops drawing and clears the progress line (before the command prints its result). */
   readonly stop: Effect.Effect<void>
 }
@@ -76,7 +76,8 @@ export const progressLine = (
   const waiting = healths.flatMap((h) => {
     if (h.state === "starting") return [`${h.name} starting ${seconds(now - h.since)}`]
     if (h.state === "offline" && !h.gaveUp) {
-      return [`${h.name} reconnecting${h.attempt > 0 ? ` ${h.attempt}/${h.maxAttempts}` : ""}`]
+      const of = h.maxAttempts === undefined ? "" : `/${h.maxAttempts}`
+      return [`${h.name} reconnecting${h.attempt > 0 ? ` ${h.attempt}${of}` : ""}`]
     }
     return []
   })
@@ -120,7 +121,7 @@ export const make = (options: {
     stopped = true
     return clear
   })
-  const tick = (manager: McpManager.Service) =>
+  const tick = (manager: McpManager.McpManager["Service"]) =>
     Effect.gen(function*() {
       if (stopped) return
       const now = yield* Clock.currentTimeMillis
@@ -140,7 +141,7 @@ export const make = (options: {
       yield* write(`\r\x1b[K${progress}`)
       shown = true
     })
-  const watch = (manager: McpManager.Service): Effect.Effect<void, never, Scope.Scope> =>
+  const watch = (manager: McpManager.McpManager["Service"]): Effect.Effect<void, never, Scope.Scope> =>
     Effect.gen(function*() {
       yield* Effect.addFinalizer(() => stop)
       yield* tick(manager).pipe(Effect.repeat(Schedule.spaced("250 millis")), Effect.forkScoped)

@@ -40,7 +40,6 @@ const USAGE_TAGS: ReadonlySet<string> = new Set([
   "PromptInputPlaceholder",
   "EnvFileUnreadable",
   // the CLI's own
-  "RemoteServerNotRunnable",
   "UnknownTool",
   "UnknownQualifiedName",
   "InvalidArguments",

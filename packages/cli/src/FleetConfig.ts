@@ -14,24 +14,14 @@ import type { Duration, FileSystem, Path } from "effect"
 import type { ChildProcessSpawner } from "effect/process"
 import { resolve } from "node:path"
 import { CliEnvironment } from "./CliEnvironment.ts"
-import { RemoteServerNotRunnable, ServerNotConfigured } from "./CliError.ts"
-
-/**
- * The warning line for a remote (`url`) entry: the CLI does not run remote servers yet, and skips them.
- *
- * @since 0.1.0
- * @category loading
- */
-export const remoteSkipped = (entry: McpConfig.RemoteEntry): string =>
-  `skipping server ${
-    JSON.stringify(entry.name)
-  }: it is a remote (${entry.transport}) server, and mcp-fleet runs only stdio servers for now`
+import { ServerNotConfigured } from "./CliError.ts"
+import * as RemoteHttp from "./RemoteHttp.ts"
 
 /**
  * Reads and decodes the config file (a relative path is resolved against the working directory), expanding
  * `${VAR}` against the CLI's environment and `${userHome}` to the home directory, and writes one
  * `mcp-fleet: <file>: …` line on stderr per warning: each ignored key (once, with a did-you-mean), each entry of
- * an unknown type, each remote entry (skipped: the rest of the file still runs).
+ * an unknown type.
  *
  * @since 0.1.0
  * @category loading
@@ -42,8 +32,7 @@ export const load = (
   Effect.gen(function*() {
     const { cwd, env, userHome } = yield* CliEnvironment
     const config = yield* McpConfig.load(cwd === undefined ? path : resolve(cwd, path), { env, userHome })
-    const lines = [...config.warnings.map((w) => w.message), ...config.remote.map(remoteSkipped)]
-    for (const line of lines) yield* Console.error(`mcp-fleet: ${config.path}: ${line}`)
+    for (const warning of config.warnings) yield* Console.error(`mcp-fleet: ${config.path}: ${warning.message}`)
     return config
   })
 
@@ -54,7 +43,7 @@ export const load = (
  * @since 0.1.0
  * @category mapping
  */
-export const toServerConfig = (entry: McpConfig.ServerEntry): ManagerOptions.ServerConfig => ({
+export const toServerConfig = (entry: McpConfig.ServerEntry): ManagerOptions.StdioServerConfig => ({
   command: entry.command,
   args: entry.args,
   env: entry.env,
@@ -66,18 +55,38 @@ export const toServerConfig = (entry: McpConfig.ServerEntry): ManagerOptions.Ser
 })
 
 /**
- * The manager's options for every server of the config file.
+ * One remote (`url`) entry as the manager's server options. The URL and headers stay `Redacted`. The file's
+ * `"http"` (or no `type`, which the config reads as `"http"`) becomes `auto`: Streamable HTTP, falling back to the
+ * legacy HTTP+SSE transport only when the server refuses `initialize` the way the spec's detection describes.
+ *
+ * @since 0.2.0
+ * @category mapping
+ */
+export const toRemoteServerConfig = (entry: McpConfig.RemoteEntry): ManagerOptions.RemoteServerConfig => ({
+  url: entry.url,
+  headers: entry.headers,
+  transport: entry.transport === "sse" ? "sse" : "auto",
+  disabled: entry.disabled,
+  curated: entry.curated,
+  requestTimeout: entry.requestTimeoutMs
+})
+
+/**
+ * The manager's options for every server of the config file, local and remote.
  *
  * @since 0.1.0
  * @category mapping
  */
 export const toManagerOptions = (config: McpConfig.McpConfig): ManagerOptions.ManagerOptions => ({
-  servers: Object.fromEntries(config.servers.map((entry) => [entry.name, toServerConfig(entry)]))
+  servers: Object.fromEntries([
+    ...config.servers.map((entry) => [entry.name, toServerConfig(entry)] as const),
+    ...config.remote.map((entry) => [entry.name, toRemoteServerConfig(entry)] as const)
+  ])
 })
 
 /**
- * The config reduced to one server, so that commands about one server start only that one. Fails when the
- * file has no such server, or when it is a remote server (not run yet).
+ * The config reduced to one server (local or remote), so that commands about one server start only that one.
+ * Fails when the file has no such server.
  *
  * @since 0.1.0
  * @category mapping
@@ -85,14 +94,18 @@ export const toManagerOptions = (config: McpConfig.McpConfig): ManagerOptions.Ma
 export const only = (
   config: McpConfig.McpConfig,
   server: string
-): Effect.Effect<McpConfig.McpConfig, ServerNotConfigured | RemoteServerNotRunnable> => {
+): Effect.Effect<McpConfig.McpConfig, ServerNotConfigured> => {
   const entry = config.servers.find((s) => s.name === server)
   if (entry !== undefined) return Effect.succeed({ ...config, servers: [entry], remote: [] })
   const remote = config.remote.find((s) => s.name === server)
   return remote !== undefined
-    ? Effect.fail(new RemoteServerNotRunnable({ server, transport: remote.transport }))
+    ? Effect.succeed({ ...config, servers: [], remote: [remote] })
     : Effect.fail(
-      new ServerNotConfigured({ server, configPath: config.path, known: config.servers.map((s) => s.name) })
+      new ServerNotConfigured({
+        server,
+        configPath: config.path,
+        known: [...config.servers, ...config.remote].map((s) => s.name)
+      })
     )
 }
 
@@ -109,7 +122,8 @@ export const withManager = <A, E, R>(
 ): Effect.Effect<A, E, Exclude<R, McpManager.McpManager> | ChildProcessSpawner.ChildProcessSpawner> =>
   McpManager.McpManager.pipe(
     Effect.flatMap(use),
-    Effect.provide(McpManager.layer(options))
+    Effect.provide(McpManager.layer(options)),
+    RemoteHttp.whenRemote(options)
   )
 
 /**
@@ -137,7 +151,7 @@ export const follow = (
     const watching = yield* Deferred.make<void>()
     // At debug level (`--log-level debug`), say when edits start to be seen.
     yield* Deferred.await(watching).pipe(
-      Effect.andThen(Effect.logDebug(`mcp-fleet: following ${path} for edits`)),
+      Effect.andThen(Effect.logDebug(`following ${path} for edits`)),
       Effect.forkChild
     )
     const onReady = () => {
@@ -150,9 +164,9 @@ export const follow = (
         result._tag === "Success"
           ? manager.reconcile((options.servers ?? ((config) => toManagerOptions(config).servers))(result.success))
           : Effect.logWarning(
-            `mcp-fleet: the edit of ${path} was not applied (the servers keep running as they were): ${result.failure.message}`
+            `the edit of ${path} was not applied (the servers keep running as they were): ${result.failure.message}`
           )
       ),
-      Effect.catch((error) => Effect.logWarning(`mcp-fleet: ${path} cannot be watched for edits: ${error.message}`))
+      Effect.catch((error) => Effect.logWarning(`${path} cannot be watched for edits: ${error.message}`))
     )
   })

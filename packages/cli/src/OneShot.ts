@@ -3,9 +3,9 @@
  * their stderr fed to `Diagnostics` and a reconnection policy that answers quickly, show progress while waiting,
  * and explain the servers that are not ready.
  *
- * One-shot commands retry a crashed server twice (after 0.2 s and 0.4 s) instead of the manager's default five
- * times over about 31 s: a server that exits at every start is reported as such within a second or two, rather
- * than as "still reconnecting" when the wait runs out.
+ * One-shot commands retry a crashed server at most twice (after 0.2 s and 0.4 s) instead of the manager's default
+ * policy: a server that exits at every start is reported as such within a second or two, rather than as "still
+ * reconnecting" when the wait runs out.
  *
  * @since 0.1.0
  */
@@ -19,6 +19,7 @@ import { CliEnvironment } from "./CliEnvironment.ts"
 import { ServerNotUsable } from "./CliError.ts"
 import * as Diagnostics from "./Diagnostics.ts"
 import * as FleetConfig from "./FleetConfig.ts"
+import * as RemoteHttp from "./RemoteHttp.ts"
 
 /**
  * The reconnection policy of one-shot commands.
@@ -39,7 +40,7 @@ export const RECONNECT: ManagerOptions.ReconnectPolicy = {
  * @category models
  */
 export interface Session {
-  readonly manager: McpManager.Service
+  readonly manager: McpManager.McpManager["Service"]
   readonly config: McpConfig.McpConfig
   readonly diagnostics: Diagnostics.Diagnostics
   /** Why `h` is not ready (see `Advice.explain`). */
@@ -67,10 +68,16 @@ export const managerOptions = (
   config: McpConfig.McpConfig,
   diagnostics: Diagnostics.Diagnostics
 ): ManagerOptions.ManagerOptions => ({
-  servers: Object.fromEntries(config.servers.map((entry) => [entry.name, {
-    ...FleetConfig.toServerConfig(entry),
-    client: { onStderrLine: diagnostics.onStderrLine(entry.name) }
-  }])),
+  servers: Object.fromEntries([
+    ...config.servers.map((entry) =>
+      [entry.name, {
+        ...FleetConfig.toServerConfig(entry),
+        client: { onStderrLine: diagnostics.onStderrLine(entry.name) }
+      }] as const
+    ),
+    // A remote server has no stderr to feed.
+    ...config.remote.map((entry) => [entry.name, FleetConfig.toRemoteServerConfig(entry)] as const)
+  ]),
   reconnect: RECONNECT
 })
 
@@ -94,6 +101,7 @@ export const run = <A, E, R>(
     })
     const explain = (h: ServerHealth.ServerHealth, waited: string) =>
       Advice.explain(h, config.servers.find((s) => s.name === h.name), diagnostics.stderrOf(h.name), waited)
+    const options = managerOptions(config, diagnostics)
     return yield* Effect.scoped(
       Effect.gen(function*() {
         const manager = yield* McpManager.McpManager
@@ -114,6 +122,6 @@ export const run = <A, E, R>(
             return h.state === "ready" || h.state === "disabled" || quiet ? [] : [`mcp-fleet: ${explain(h, waited)}`]
           })
         return yield* use({ manager, config, diagnostics, explain, requireReady, explainNotReady })
-      }).pipe(Effect.provide(McpManager.layer(managerOptions(config, diagnostics))))
+      }).pipe(Effect.provide(McpManager.layer(options)), RemoteHttp.whenRemote(options))
     )
   })

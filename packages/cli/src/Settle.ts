@@ -25,7 +25,7 @@ export const isSettled = (h: ServerHealth.ServerHealth): boolean =>
  * @category waiting
  */
 export const awaitSettled = (
-  manager: McpManager.Service,
+  manager: McpManager.McpManager["Service"],
   wait: Duration.Duration
 ): Effect.Effect<ReadonlyArray<ServerHealth.ServerHealth>> =>
   manager.snapshots.pipe(
@@ -43,7 +43,7 @@ export const awaitSettled = (
  * @category waiting
  */
 export const awaitServer = (
-  manager: McpManager.Service,
+  manager: McpManager.McpManager["Service"],
   name: string,
   predicate: (h: ServerHealth.ServerHealth) => boolean,
   wait: Duration.Input

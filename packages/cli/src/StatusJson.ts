@@ -43,6 +43,10 @@ export interface ServerJson {
   readonly maxAttempts: number | null
   readonly gaveUp: boolean
   readonly pid: number | null
+  /** `stdio`, `http` or `sse`. */
+  readonly transport: string
+  /** A remote server's URL, credentials redacted (`null` for stdio). */
+  readonly url: string | null
   readonly lastError: string | null
   /** What the CLI would say about a server that is not ready (`null` when it is ready). */
   readonly explanation: string | null
@@ -107,6 +111,8 @@ export const toJson = (
         maxAttempts: h.maxAttempts ?? null,
         gaveUp: h.gaveUp,
         pid: h.pid ?? null,
+        transport: h.transport,
+        url: h.url ?? null,
         lastError: h.lastError ?? null,
         explanation: h.state === "ready" ? null : explain(h),
         stderr: stderr.length > 0 ? stderr : h.stderrTail

@@ -16,7 +16,7 @@ import type { Duration, FileSystem } from "effect"
 import { Command, Flag } from "effect/cli"
 import type { ChildProcessSpawner } from "effect/process"
 import type { CliEnvironment } from "./CliEnvironment.ts"
-import type { RemoteServerNotRunnable, ServerNotConfigured, ServerNotUsable } from "./CliError.ts"
+import type { ServerNotConfigured, ServerNotUsable } from "./CliError.ts"
 import * as CliFlags from "./CliFlags.ts"
 import * as DurationText from "./DurationText.ts"
 import * as FleetConfig from "./FleetConfig.ts"
@@ -65,7 +65,6 @@ export interface Input {
 export type ToolsError =
   | ConfigError.ConfigError
   | ServerNotConfigured
-  | RemoteServerNotRunnable
   | ServerNotUsable
 
 /**

@@ -27,7 +27,7 @@ const stamp = (startedAt: number, now: number): string => `[+${((now - startedAt
  * @since 0.1.0
  * @category watching
  */
-export const plain = (manager: McpManager.Service): Effect.Effect<void> =>
+export const plain = (manager: McpManager.McpManager["Service"]): Effect.Effect<void> =>
   Effect.gen(function*() {
     const startedAt = yield* Clock.currentTimeMillis
     const previous = new Map<string, string>()
@@ -63,7 +63,7 @@ const fit = (line: string, columns: number): string =>
  * @since 0.1.0
  * @category watching
  */
-export const live = (manager: McpManager.Service): Effect.Effect<void, never, Terminal.Terminal> =>
+export const live = (manager: McpManager.McpManager["Service"]): Effect.Effect<void, never, Terminal.Terminal> =>
   Effect.gen(function*() {
     const terminal = yield* Terminal.Terminal
     let drawn = 0
@@ -97,7 +97,7 @@ export const live = (manager: McpManager.Service): Effect.Effect<void, never, Te
  * @since 0.1.0
  * @category watching
  */
-export const run = (manager: McpManager.Service): Effect.Effect<void, never, Terminal.Terminal> =>
+export const run = (manager: McpManager.McpManager["Service"]): Effect.Effect<void, never, Terminal.Terminal> =>
   Effect.flatMap(
     TerminalCapabilities.TerminalCapabilities,
     (capabilities) => (capabilities.canAnimate ? live(manager) : plain(manager))

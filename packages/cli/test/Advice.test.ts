@@ -6,6 +6,8 @@ import * as Diagnostics from "../src/Diagnostics.ts"
 const health = (patch: Partial<ServerHealth.ServerHealth>): ServerHealth.ServerHealth => ({
   name: "s",
   state: "starting",
+  transport: "stdio",
+  url: undefined,
   tools: [],
   curated: [],
   curatedCount: 0,

@@ -22,7 +22,7 @@ describe("mcp-fleet passes the launcher variables of its environment on to serve
       }
     })
     expect(result.code).toBe(1)
-    const leaked = /failed with environment (.*)$/m.exec(result.stderr)?.[1] ?? ""
+    const leaked = /failed with arguments \{\}; environment (.*)$/m.exec(result.stderr)?.[1] ?? ""
     expect(leaked).toMatch(/^HOME=\/h /)
     expect(leaked).toContain("HTTPS_PROXY=http://proxy.example:3128")
     expect(leaked).toContain("SSL_CERT_DIR=/etc/ssl/certs")

@@ -2,26 +2,37 @@ import { chmod, mkdir, readFile, writeFile } from "node:fs/promises"
 import { dirname, join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { fakeServer, run, writeConfig } from "./CliProcess.ts"
+import { remotePeer } from "./remotePeer.ts"
 
 // Real configuration files, as Cursor, VS Code and Claude Code write them.
 describe("mcp-fleet: real configuration files", () => {
-  it.concurrent("a mixed file: each remote entry is skipped with one warning line, the stdio servers run", async (ctx) => {
+  it.concurrent("a mixed file: local and remote entries run under one manager, with the same states", async (ctx) => {
+    const remote = await remotePeer(ctx)
     const config = await writeConfig(ctx, {
       local: fakeServer(),
-      remote: { url: "https://mcp.example.com/mcp" },
-      events: { type: "sse", url: "https://mcp.example.com/sse" }
+      remote: { url: remote.url, headers: { Authorization: "Bearer ${REMOTE_TOKEN}" } },
+      "remote-down": { type: "http", url: "http://127.0.0.1:9/mcp" }
     })
-    const result = await run(ctx, ["status", "--config", config])
-    expect(result.code).toBe(0)
+    const result = await run(ctx, ["status", "--config", config], { env: { REMOTE_TOKEN: "tok-123456" } })
     expect(result.stdout).toContain("local: ready · 9 tools")
-    expect(result.stdout).not.toContain("remote")
-    expect(result.stderr).toBe(
-      [
-        `mcp-fleet: ${config}: skipping server "remote": it is a remote (http) server, and mcp-fleet runs only stdio servers for now`,
-        `mcp-fleet: ${config}: skipping server "events": it is a remote (sse) server, and mcp-fleet runs only stdio servers for now`,
-        ""
-      ].join("\n")
-    )
+    expect(result.stdout).toContain(`remote: ready · 2 tools (0 curated, 2 external) · http ${remote.url}`)
+    expect(result.stdout).toMatch(/remote-down: offline · .* · http http:\/\/127\.0\.0\.1:9\/mcp/)
+    expect(`${result.stdout}${result.stderr}`).toContain("connect ECONNREFUSED 127.0.0.1:9")
+    expect(result.stderr).not.toContain("skipping")
+    expect(`${result.stdout}${result.stderr}`).not.toContain("tok-123456")
+    expect(remote.requests.find((r) => r.method === "POST")!.headers["authorization"]).toBe("Bearer tok-123456")
+    expect(remote.requests.filter((r) => r.method === "DELETE")).toHaveLength(1)
+  })
+
+  it.concurrent("tools and call work on a remote entry", async (ctx) => {
+    const remote = await remotePeer(ctx)
+    const config = await writeConfig(ctx, { remote: { url: remote.url } })
+    const tools = await run(ctx, ["tools", "--server", "remote", "--config", config])
+    expect(tools.code).toBe(0)
+    expect(tools.stdout).toContain("echo")
+    const called = await run(ctx, ["call", "remote", "echo", "--args", "{\"text\":\"hi\"}", "--config", config])
+    expect(called.code).toBe(0)
+    expect(called.stdout).toContain("remote echo: hi")
   })
 
   it.concurrent("JSONC: comments and trailing commas run; an error after them has the file's line number", async (ctx) => {

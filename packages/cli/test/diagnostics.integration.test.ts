@@ -40,7 +40,10 @@ describe("mcp-fleet: a CLI that says what is happening", () => {
     expect(result.stderr).toMatch(/^\[beta\] fake-mcp-server: started pid=\d+/m)
   })
 
-  it.concurrent("a server stuck starting: after a few seconds its last stderr lines are shown, and again at the end", async (ctx) => {
+  // This run waits 6 s of wall time by design (the note comes after 5 s): a timeout of its own, above the default.
+  it.concurrent("a server stuck starting: after a few seconds its last stderr lines are shown, and again at the end", {
+    timeout: 60_000
+  }, async (ctx) => {
     const config = await writeConfig(ctx, { stuck: await script(ctx, STUCK) })
     const result = await run(ctx, ["status", "--wait", "6s", "--config", config])
     expect(result.code).toBe(0)

@@ -19,7 +19,7 @@ describe("mcp-fleet never prints a secret a server leaks", () => {
     })
     expect(result.code).toBe(1)
     expect(result.stderr).toContain("A_TOKEN=<redacted>")
-    expect(result.stderr).toContain("arguments were {\"t\":\"<redacted>\"}")
+    expect(result.stderr).toContain("failed with arguments {\"t\":\"<redacted>\"}")
     expect(result.stdout + result.stderr).not.toContain(SECRET)
   })
 

@@ -165,6 +165,13 @@ describe("JsonScanner", () => {
       assert.deepStrictEqual(duplicatesOf(text), [{ path: [], key: "a", firstLine: 3, secondLine: 3 }])
     })
 
+    it("points at an unquoted word, also where V8 points at the string after it", () => {
+      assert.deepStrictEqual(issueOf("{\n \"value\": n\"\n}"), {
+        offset: 12,
+        reason: "expected a value (text must be in double quotes)"
+      })
+    })
+
     it("refuses an unterminated block comment and a lone slash, at their position", () => {
       assert.deepStrictEqual(issueOf("{\n /* never closed"), { offset: 3, reason: "unterminated /* comment" })
       assert.deepStrictEqual(issueOf("{\"a\": 1 / 2}"), {
@@ -200,7 +207,10 @@ describe("JsonScanner", () => {
         }
         const position = jsonParsePosition(text)
         assert.notStrictEqual(position, "valid", text)
-        if (typeof position === "number") assert.strictEqual(scanned.failure.offset, position, text)
+        // One deliberate difference: for an unquoted word followed by a string (`"a": n"x"`), V8 points at the
+        // string; the scanner points at the word, which is what the person has to quote.
+        const unquotedWord = scanned.failure.reason === "expected a value (text must be in double quotes)"
+        if (typeof position === "number" && !unquotedWord) assert.strictEqual(scanned.failure.offset, position, text)
       },
       { arbitrary: { runs: 1000 } }
     )

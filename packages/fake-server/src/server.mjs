@@ -327,7 +327,7 @@ function main() {
           return fail(
             id,
             -32603,
-            `failed with environment ${leakedEnv()}; arguments were ${JSON.stringify(params.arguments ?? {})}`
+            `failed with arguments ${JSON.stringify(params.arguments ?? {})}; environment ${leakedEnv()}`
           )
         }
         return callTool(request)

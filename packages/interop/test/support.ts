@@ -15,7 +15,7 @@ export const exists = Processes.exists
 
 /** A started reference server: its client and the temp dir that holds its state. */
 export interface Started {
-  readonly client: McpClient.McpClient
+  readonly client: McpClient.StdioClient
   readonly dir: string
 }
 

@@ -8,31 +8,40 @@
  *
  * @since 0.1.0
  */
-import type { McpClientOptions, Tool } from "@mcp-fleet/transport"
+import type { McpClientOptions, RemoteClient, Tool } from "@mcp-fleet/transport"
 import type { Redacted } from "effect"
 import { Duration, Effect, Schedule } from "effect"
 import type { ServerHealth } from "./ServerHealth.ts"
 import type { ServerState } from "./ServerState.ts"
 
 /**
- * One server of the fleet.
+ * What every server entry may say, local or remote.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category options
  */
-export interface ServerConfig {
-  readonly command: string
-  readonly args?: ReadonlyArray<string> | undefined
-  readonly env?: Readonly<Record<string, string | Redacted.Redacted<string>>> | undefined
-  readonly cwd?: string | undefined
-  /** Pass the parent's whole environment to this server (opt-in). */
-  readonly inheritEnv?: boolean | undefined
+export interface CommonServerConfig {
   /** A disabled server is never spawned and never appears in `tools()`. */
   readonly disabled?: boolean | undefined
   /** Tool names the host already bridges by hand: counted in the summary, never filtered out. */
   readonly curated?: ReadonlyArray<string> | undefined
   /** Passed to the transport untouched (absent or ≤ 0 means the transport's default). */
   readonly requestTimeout?: Duration.Input | undefined
+}
+
+/**
+ * One local server of the fleet: a command run over stdio.
+ *
+ * @since 0.2.0
+ * @category options
+ */
+export interface StdioServerConfig extends CommonServerConfig {
+  readonly command: string
+  readonly args?: ReadonlyArray<string> | undefined
+  readonly env?: Readonly<Record<string, string | Redacted.Redacted<string>>> | undefined
+  readonly cwd?: string | undefined
+  /** Pass the parent's whole environment to this server (opt-in). */
+  readonly inheritEnv?: boolean | undefined
   /** Any other transport option (limits, grace periods, clientInfo…), passed through. */
   readonly client?:
     | Omit<
@@ -40,7 +49,44 @@ export interface ServerConfig {
       "command" | "args" | "env" | "cwd" | "inheritEnv" | "name" | "requestTimeout"
     >
     | undefined
+  readonly url?: undefined
+  readonly headers?: undefined
+  readonly transport?: undefined
 }
+
+/**
+ * One remote server of the fleet: a URL spoken to over Streamable HTTP or legacy HTTP+SSE. Running one needs
+ * an `HttpClient` in the manager's context (apps provide `NodeHttpClient.layerUndici`); without it the server
+ * fails to start with a message that says so.
+ *
+ * @since 0.2.0
+ * @category options
+ */
+export interface RemoteServerConfig extends CommonServerConfig {
+  /** The MCP endpoint; `Redacted` when it carries a token. Shown in health with credentials redacted. */
+  readonly url: string | Redacted.Redacted<string>
+  /** Headers on every request (`Authorization: Bearer …`); `Redacted` values never appear in any output. */
+  readonly headers?: Readonly<Record<string, string | Redacted.Redacted<string>>> | undefined
+  /** `http`, `sse` or `auto` (the transport's default: Streamable HTTP, falling back to HTTP+SSE). */
+  readonly transport?: "http" | "sse" | "auto" | undefined
+  /** Any other transport option (limits, clientInfo…), passed through. */
+  readonly client?:
+    | Omit<RemoteClient.RemoteOptions, "url" | "headers" | "transport" | "name" | "requestTimeout">
+    | undefined
+  readonly command?: undefined
+  readonly args?: undefined
+  readonly env?: undefined
+  readonly cwd?: undefined
+  readonly inheritEnv?: undefined
+}
+
+/**
+ * One server of the fleet: local (`command`) or remote (`url`).
+ *
+ * @since 0.1.0
+ * @category options
+ */
+export type ServerConfig = StdioServerConfig | RemoteServerConfig
 
 /**
  * Exponential backoff with a cap and a number of attempts, as a record: shorthand for `backoff(policy)`.

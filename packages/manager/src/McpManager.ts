@@ -33,6 +33,7 @@
 import type { McpClient, McpError, Protocol, Tool } from "@mcp-fleet/transport"
 import { Context, Effect, Layer, Scope } from "effect"
 import type { Stream } from "effect"
+import { HttpClient } from "effect/http"
 import type { ChildProcessSpawner } from "effect/process"
 import { DuplicateServer, ServerNotReady, ServerUnavailable, UnknownServer } from "./ManagerError.ts"
 import type { ManagerOptions, ServerConfig, StateChange } from "./ManagerOptions.ts"
@@ -139,8 +140,10 @@ export const make = Effect.fnUntraced(function*(
   // at run time is shut down by the drain too, never seen as a crash by its own watcher.
   const connections = yield* Scope.fork(yield* Scope.Scope, "parallel")
   const spawner = yield* Effect.context<ChildProcessSpawner.ChildProcessSpawner>()
+  // Optional: only remote (`url`) servers need it, and an app of stdio servers need not provide one.
+  const http = yield* Effect.serviceOption(HttpClient.HttpClient)
   const ledger = yield* Ledger.make(options, Object.entries(input.servers))
-  const supervisor = yield* Supervisor.make({ ledger, options, scope: connections, spawner })
+  const supervisor = yield* Supervisor.make({ ledger, options, scope: connections, spawner, http })
   yield* Effect.forEach(ledger.names(), supervisor.start, { concurrency: "unbounded", discard: true })
   yield* Effect.addFinalizer(() => Effect.andThen(supervisor.drain("graceful"), ledger.flush))
 

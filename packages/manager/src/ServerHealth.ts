@@ -13,6 +13,10 @@ import type { ServerState } from "./ServerState.ts"
 export interface ServerHealth {
   readonly name: string
   readonly state: ServerState
+  /** How the server is reached: `stdio` (a child process), `http` (Streamable HTTP) or `sse` (legacy HTTP+SSE). */
+  readonly transport: "stdio" | "http" | "sse"
+  /** A remote server's URL with any credentials in it replaced by `***`; `undefined` for stdio. */
+  readonly url: string | undefined
   /** The server's tools while `ready`; empty otherwise (see `countsTools`). */
   readonly tools: ReadonlyArray<Tool.DiscoveredTool>
   /** Tool names the host bridges by hand (configuration), as given. */

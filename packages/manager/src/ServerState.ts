@@ -94,7 +94,7 @@ export interface Ready {
   readonly pid: number | undefined
   readonly tools: ReadonlyArray<Tool.DiscoveredTool>
   readonly instructions: string | undefined
-  /** A note about the listing (tools that did not decode), if any. */
+  /** A note about the listing (tools left out: they did not decode, or repeated an earlier tool's name), if any. */
   readonly note: string | undefined
 }
 

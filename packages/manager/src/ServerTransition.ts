@@ -16,7 +16,8 @@ import type { Starting, State } from "./ServerState.ts"
  */
 export type Event =
   /** A process was started for the server. */
-  | { readonly _tag: "Spawned"; readonly pid: number }
+  /** A client exists: its process id, or `undefined` for a remote server (which has no process). */
+  | { readonly _tag: "Spawned"; readonly pid: number | undefined }
   /** `initialize` has not been answered within `readyTimeout` (first start: the server keeps waiting). */
   | { readonly _tag: "InitializeSlow"; readonly note: string }
   /** `initialize` failed while the process lives. */

@@ -113,6 +113,8 @@ export const formatServerLine = (h: ServerHealth): string => {
   if (h.lastError !== undefined && h.state !== "ready" && h.state !== "disabled") {
     parts.push(oneLine(h.lastError))
   }
+  // A remote server says how it is reached (its URL is already redacted).
+  if (h.transport !== "stdio" && h.url !== undefined) parts.push(`${h.transport} ${h.url}`)
   return parts.join(" · ")
 }
 

@@ -155,6 +155,17 @@ describe("a fleet that changes at run time", () => {
       assert.isUndefined(spawned.count.b, "a closed fleet starts nothing")
     }))
 
+  it.effect("reconcile leaves a server alone when only callbacks differ (a config re-read maps to new closures)", () =>
+    Effect.gen(function*() {
+      const { layer, spawned } = fleetSpawner({ a: echo("a") })
+      const config = () => ({ command: "a", client: { onStderrLine: () => Effect.void } })
+      const manager = yield* build({ servers: { a: config() } }, layer)
+      yield* manager.waitForReady("a")
+      yield* manager.reconcile({ a: config() })
+      yield* manager.reconcile({ a: { command: "a" } })
+      assert.strictEqual(spawned.count.a, 1)
+    }))
+
   it.effect("reconcile applies a diff: adds, removes, replaces on a launch change (secrets included), leaves the rest", () =>
     Effect.gen(function*() {
       const names = ["same", "gone", "edited", "secret", "fresh"]

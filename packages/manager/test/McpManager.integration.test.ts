@@ -18,7 +18,7 @@ const waitUntil = (check: () => boolean, what: string) =>
 /** The same, from a test that runs on the TestClock. */
 const waitUntilLive = (check: () => boolean, what: string) => TestClock.withLive(waitUntil(check, what))
 
-const fake = (options: FakeServer.Options, extra: Partial<ManagerOptions.ServerConfig> = {}) => {
+const fake = (options: FakeServer.Options, extra: Partial<ManagerOptions.StdioServerConfig> = {}) => {
   const { args, command, env } = FakeServer.command(options)
   return { command, args, env, ...extra }
 }

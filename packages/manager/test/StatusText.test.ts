@@ -5,6 +5,8 @@ import { StatusText } from "@mcp-fleet/manager"
 const offline = (name: string): ServerHealth.ServerHealth => ({
   name,
   state: "offline",
+  transport: "stdio",
+  url: undefined,
   tools: [],
   curated: [],
   curatedCount: 0,

@@ -20,7 +20,7 @@ import * as Tallies from "./Tally.ts"
  * @category models
  */
 export interface Chaos {
-  readonly manager: McpManager.Service
+  readonly manager: McpManager.McpManager["Service"]
   readonly servers: ReadonlyArray<string>
   readonly tally: Tally
   /** The fibers that watch restarts (each returns within `restartBoundMs`). */

@@ -64,5 +64,5 @@ export const step = (counts: Reconnections, change: ManagerOptions.StateChange):
  * @since 0.0.0
  * @category tracking
  */
-export const track = (manager: McpManager.Service, counts: Reconnections): Effect.Effect<void> =>
+export const track = (manager: McpManager.McpManager["Service"], counts: Reconnections): Effect.Effect<void> =>
   manager.changes.pipe(Stream.runForEach((change) => Effect.sync(() => step(counts, change))))

@@ -24,7 +24,7 @@ import * as Tallies from "./Tally.ts"
  * @category models
  */
 export interface Workload {
-  readonly manager: McpManager.Service
+  readonly manager: McpManager.McpManager["Service"]
   /** Servers that answer calls. */
   readonly answering: ReadonlyArray<string>
   /** Servers that never answer a call (`hang` mode). */

@@ -5,6 +5,8 @@ import * as Reconnections from "../src/Reconnections.ts"
 const health = (name: string, state: ServerState.ServerState): ServerHealth.ServerHealth => ({
   name,
   state,
+  transport: "stdio",
+  url: undefined,
   tools: [],
   curated: [],
   curatedCount: 0,

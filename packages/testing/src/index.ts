@@ -21,3 +21,6 @@ export * as McpPeer from "./McpPeer.ts"
 
 /** @since 0.1.0 */
 export * as Processes from "./Processes.ts"
+
+/** @since 0.2.0 */
+export * as HttpPeer from "./HttpPeer.ts"

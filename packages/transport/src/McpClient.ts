@@ -1,8 +1,9 @@
 /**
- * One MCP server over stdio, as a scoped Effect resource.
+ * One MCP server, over stdio or over HTTP, as a scoped Effect resource.
  *
- * `make` spawns the server and returns the client at once; `initialize` runs in a background fiber owned
- * by the client's scope. Closing the scope shuts the server down gracefully (fail pending calls → end
+ * `make({ command })` spawns the server over stdio; `make({ url })` connects to a remote one (Streamable HTTP or
+ * legacy HTTP+SSE, see `RemoteClient`). Either returns the client at once; `initialize` runs in a background fiber
+ * owned by the client's scope. For stdio, closing the scope shuts the server down gracefully (fail pending calls → end
  * stdin → grace → SIGTERM → grace → SIGKILL, to the whole process group) and joins every fiber of the
  * client before it returns.
  *
@@ -24,11 +25,14 @@
  */
 import type * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
+import type * as HttpClient from "effect/http/HttpClient"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as ChildProcess from "effect/process/ChildProcess"
 import * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
@@ -36,6 +40,7 @@ import type * as Schema from "effect/Schema"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { BaseEnvironment } from "./BaseEnvironment.ts"
+import type { InvalidUrl } from "./HttpError.ts"
 import * as ChildEnvironment from "./internal/ChildEnvironment.ts"
 import * as Connection from "./internal/Connection.ts"
 import * as Pagination from "./internal/Pagination.ts"
@@ -55,10 +60,14 @@ import {
   SpawnError,
   UnsupportedProtocolVersion
 } from "./McpError.ts"
+import type * as McpSession from "./McpSession.ts"
 import type { ServerNotification, ServerSession } from "./Protocol.ts"
 import type { CallToolResult } from "./Protocol.ts"
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "./Protocol.ts"
+import type { RemoteOptions } from "./RemoteClient.ts"
+import * as RemoteClient from "./RemoteClient.ts"
 import type { DiscoveredTool } from "./Tool.ts"
+import type * as Transport from "./transport/Transport.ts"
 
 /**
  * How a server's process ended.
@@ -139,8 +148,12 @@ export interface Stats {
 export interface McpClient {
   /** The label used in logs and errors. */
   readonly name: string
-  /** The child's process id. */
-  readonly pid: number
+  /** The wire: `stdio` (a child process), `http` (Streamable HTTP) or `sse` (legacy HTTP+SSE, also after auto-detection). */
+  readonly transport: Transport.Kind
+  /** A remote server's URL with any credentials in it replaced by `***`; `undefined` for stdio. */
+  readonly url: string | undefined
+  /** The child's process id; `undefined` for a remote server. */
+  readonly pid: number | undefined
   /** A pure read of two flags: the process has not exited and the connection is not closed. */
   readonly isAlive: () => boolean
   /** Whether `initialize` has succeeded (non-blocking). */
@@ -169,18 +182,38 @@ export interface McpClient {
    * the server sent before the stream was run, then every new one. Slow consumers lose the oldest.
    */
   readonly notifications: Stream.Stream<ServerNotification>
-  /** The last lines the server wrote to stderr, oldest first. */
+  /** The last lines the server wrote to stderr, oldest first (always empty for a remote server). */
   readonly stderrTail: () => ReadonlyArray<string>
-  /** How the process ended, once it has. */
+  /** How the process ended, once it has (always none for a remote server). */
   readonly exitInfo: () => Option.Option<ExitInfo>
-  /** Completes when the process has exited. */
+  /** Completes when the process has exited (never, for a remote server: it has no process; use `awaitTerminated`). */
   readonly awaitExit: Effect.Effect<ExitInfo>
-  /** Completes when the client stops being usable (process exited or client closed). */
+  /** Completes when the client stops being usable (process exited, session or stream ended, client closed). */
   readonly awaitTerminated: Effect.Effect<void>
-  /** Kills the server at once (SIGKILL to its process group), then joins every fiber of the client. */
+  /**
+   * Why the client is not usable, once it is not: its `initialize` failure, else the end of its connection (for a
+   * remote server, often the only account of a death: it has no exit code and no stderr).
+   */
+  readonly lastError: () => string | undefined
+  /**
+   * Kills the server at once (SIGKILL to its process group), then joins every fiber of the client. For a remote
+   * server: aborts every exchange and stream, ends the session (`DELETE`, bounded) and joins every fiber.
+   */
   readonly forceClose: Effect.Effect<void>
   /** Reader counters. */
   readonly stats: () => Stats
+}
+
+/**
+ * A client of a server over stdio: the process id is always known.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface StdioClient extends McpClient {
+  readonly transport: "stdio"
+  readonly url: undefined
+  readonly pid: number
 }
 
 /** A call's deadline: the smaller of its own (if any) and the client's `requestTimeout`. */
@@ -193,12 +226,12 @@ const toMs = (input: Duration.Input | undefined, ceiling: number): number =>
  * Needs the `ChildProcessSpawner` service (apps provide `NodeServices.layer` from
  * `@effect/platform-node`) and a `Scope`: closing it shuts the server down.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category constructors
  */
-export const make = (
+export const stdio = (
   options: McpClientOptions
-): Effect.Effect<McpClient, SpawnError, Scope.Scope | ChildProcessSpawner.ChildProcessSpawner> =>
+): Effect.Effect<StdioClient, SpawnError, Scope.Scope | ChildProcessSpawner.ChildProcessSpawner> =>
   Effect.gen(function*() {
     const opts = Options.resolve(options)
     const server = opts.name
@@ -475,8 +508,10 @@ export const make = (
     const request = (method: string, params?: unknown, options?: CallOptions) =>
       conn.request(method, params, { timeoutMs: requestTimeout(options), cancellable: true })
 
-    const client: McpClient = {
+    const client: StdioClient = {
       name: server,
+      transport: "stdio",
+      url: undefined,
       pid: handle.pid,
       isAlive: conn.isAlive,
       isReady: () => usable() !== undefined,
@@ -491,6 +526,7 @@ export const make = (
       exitInfo: () => Option.fromUndefinedOr(conn.exitInfo()),
       awaitExit: Deferred.await(conn.exited),
       awaitTerminated: Effect.asVoid(Deferred.await(conn.terminated)),
+      lastError: () => readiness._tag === "Failed" ? readiness.error.message : conn.failure()?.message,
       forceClose: shutdown("force", "forceClose was called"),
       stats: () => ({
         ...conn.stats,
@@ -522,4 +558,104 @@ const nameOf = (item: unknown): string | undefined =>
 const schemaDetail = (cause: Cause.Cause<Schema.SchemaError>): string => {
   const error = cause.reasons.find((reason) => reason._tag === "Fail")
   return error !== undefined && error._tag === "Fail" ? error.error.message.replace(/\n\s*/g, " ") : "invalid shape"
+}
+
+/**
+ * Opens a session with a remote server (Streamable HTTP, legacy HTTP+SSE, or auto-detection between them) and
+ * returns its client at once; `initialize` continues in the background.
+ *
+ * Needs the `HttpClient` service (apps provide `NodeHttpClient.layerUndici` from `@effect/platform-node`) and a
+ * `Scope`: closing it ends the session (`DELETE`, bounded) and aborts every exchange and stream.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const http = (
+  options: RemoteOptions
+): Effect.Effect<McpClient, InvalidUrl, Scope.Scope | HttpClient.HttpClient> =>
+  Effect.map(RemoteClient.make(options), fromSession)
+
+/** A remote session as an `McpClient`: no process, so no pid, no stderr and no exit. */
+const fromSession = (session: McpSession.McpSession): McpClient => ({
+  name: session.name,
+  get transport() {
+    return session.transport
+  },
+  url: session.url,
+  pid: undefined,
+  isAlive: session.isAlive,
+  isReady: session.isReady,
+  awaitReady: session.awaitReady,
+  session: session.session,
+  listTools: session.listTools,
+  callTool: session.callTool,
+  ping: session.ping,
+  request: session.request,
+  notifications: session.notifications,
+  stderrTail: () => [],
+  exitInfo: () => Option.none(),
+  awaitExit: Effect.never,
+  awaitTerminated: session.awaitTerminated,
+  lastError: () => {
+    const state = session.readiness()
+    return state._tag === "Failed" || state._tag === "Closed" ? state.error.message : undefined
+  },
+  forceClose: session.close,
+  stats: session.stats
+})
+
+/**
+ * Starts a client of one MCP server, local or remote: `{ command, … }` spawns it over stdio (needs
+ * `ChildProcessSpawner`), `{ url, … }` connects over HTTP (needs `HttpClient`). Returns at once; `initialize`
+ * continues in the background (`awaitReady`). Closing the scope shuts the server or the session down.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export function make(
+  options: McpClientOptions
+): Effect.Effect<StdioClient, SpawnError, Scope.Scope | ChildProcessSpawner.ChildProcessSpawner>
+export function make(options: RemoteOptions): Effect.Effect<McpClient, InvalidUrl, Scope.Scope | HttpClient.HttpClient>
+export function make(
+  options: McpClientOptions | RemoteOptions
+): Effect.Effect<
+  McpClient,
+  SpawnError | InvalidUrl,
+  Scope.Scope | ChildProcessSpawner.ChildProcessSpawner | HttpClient.HttpClient
+>
+export function make(
+  options: McpClientOptions | RemoteOptions
+): Effect.Effect<
+  McpClient,
+  SpawnError | InvalidUrl,
+  Scope.Scope | ChildProcessSpawner.ChildProcessSpawner | HttpClient.HttpClient
+> {
+  return "url" in options ? http(options) : stdio(options)
+}
+
+/**
+ * The service of a single-server app: one `McpClient`, provided by `layer`.
+ *
+ * @since 0.2.0
+ * @category services
+ */
+export const McpClient: Context.Service<McpClient, McpClient> = Context.Service<McpClient>(
+  "@mcp-fleet/transport/McpClient"
+)
+
+/**
+ * A layer that starts one client (as `make`) for the life of the layer. Like `make`, it does not wait for
+ * `initialize`: use `awaitReady` on the service.
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export function layer(
+  options: McpClientOptions
+): Layer.Layer<McpClient, SpawnError, ChildProcessSpawner.ChildProcessSpawner>
+export function layer(options: RemoteOptions): Layer.Layer<McpClient, InvalidUrl, HttpClient.HttpClient>
+export function layer(
+  options: McpClientOptions | RemoteOptions
+): Layer.Layer<McpClient, SpawnError | InvalidUrl, ChildProcessSpawner.ChildProcessSpawner | HttpClient.HttpClient> {
+  return Layer.effect(McpClient, make(options))
 }

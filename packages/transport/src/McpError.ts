@@ -7,6 +7,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import type { HttpError, InvalidUrl } from "./HttpError.ts"
 import { oneLine } from "./internal/ServerText.ts"
 
 const StderrTail = Schema.Array(Schema.String)
@@ -275,6 +276,7 @@ export type RequestError =
   | MessageTooLarge
   | TooManyInFlight
   | InvalidParams
+  | HttpError
 
 /**
  * Errors of the background `initialize` handshake, seen by `awaitReady`.
@@ -306,7 +308,7 @@ export type CallToolError = InitializeError | ErrIndexBuilding
  * @since 0.1.0
  * @category errors
  */
-export type McpError = ListToolsError | CallToolError | SpawnError
+export type McpError = ListToolsError | CallToolError | SpawnError | InvalidUrl
 
 /**
  * The request's arguments could not be encoded as JSON (a cycle, a `BigInt`); nothing was sent.

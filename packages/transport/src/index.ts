@@ -15,5 +15,13 @@ export * as McpClientOptions from "./McpClientOptions.ts"
 export * as McpError from "./McpError.ts"
 /** @since 0.1.0 */
 export * as Protocol from "./Protocol.ts"
+/** @since 0.2.0 */
+export * as RemoteClient from "./RemoteClient.ts"
+/** @since 0.2.0 */
+export * as HttpError from "./HttpError.ts"
+/** @since 0.2.0 */
+export * as McpSession from "./McpSession.ts"
+/** @since 0.2.0 */
+export * as Transport from "./transport/Transport.ts"
 /** @since 0.1.0 */
 export * as Tool from "./Tool.ts"

@@ -21,3 +21,23 @@ it.live("the README's quickstart example runs", () =>
     assert.include(stdout, "hint_absent: readOnlyHint=absent, may write: true")
     assert.include(stdout, `echo → {"hello":"world"}`)
   })))
+
+const remote = fileURLToPath(new URL("../examples/remote.ts", import.meta.url))
+
+it.live("the README's remote example runs", () =>
+  Effect.callback<{ code: number | null; stdout: string; stderr: string }>((resume) => {
+    const child = execFile(
+      process.execPath,
+      [remote],
+      { timeout: 20_000 },
+      (error, stdout, stderr) =>
+        resume(Effect.succeed({ code: error === null ? 0 : (child.exitCode ?? 1), stdout, stderr }))
+    )
+  }).pipe(Effect.map(({ code, stderr, stdout }) => {
+    assert.strictEqual(code, 0, stderr)
+    assert.include(stdout, "connected over http to peer at http://127.0.0.1:")
+    assert.include(stdout, "tools: echo")
+    assert.include(stdout, `echo → [{"type":"text","text":"echo: hello"}]`)
+    assert.include(stdout, "session ended: true")
+    assert.notInclude(stdout + stderr, "example-token")
+  })))

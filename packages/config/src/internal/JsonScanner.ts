@@ -6,7 +6,8 @@
  * `obj[key] = value` (a server named `__proto__` would replace the object's prototype), recovers from errors
  * instead of stopping at the first, and does not report duplicate keys. This scanner reports the exact offset of
  * the first problem, and the `blanks` it returns turn JSONC into JSON of the same length for `JSON.parse`, so
- * every offset (and line number) stays that of the file.
+ * every offset (and line number) stays that of the file. Its offsets agree with `JSON.parse`'s where V8 gives one,
+ * except for an unquoted word followed by a string (`"a": n"x"`): V8 points at the string, the scanner at the word.
  *
  * `JSON.parse` silently keeps the last of two equal keys; for a config file that is a silent overwrite of a
  * server. The scanner walks the text once with an explicit stack (deep nesting cannot overflow the call stack),

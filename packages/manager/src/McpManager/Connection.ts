@@ -6,9 +6,10 @@
  *
  * @internal
  */
-import { McpClient } from "@mcp-fleet/transport"
-import { Effect, Exit, Queue, Scope, Stream } from "effect"
+import { McpClient, McpError } from "@mcp-fleet/transport"
+import { Effect, Exit, Option, Queue, Redacted, Scope, Stream } from "effect"
 import type { Context } from "effect"
+import { HttpClient } from "effect/http"
 import type { ChildProcessSpawner } from "effect/process"
 import type { ServerConfig } from "../ManagerOptions.ts"
 import * as Discovery from "./Discovery.ts"
@@ -29,6 +30,45 @@ export interface Env {
   readonly options: Resolved
   readonly scope: Scope.Scope
   readonly spawner: Context.Context<ChildProcessSpawner.ChildProcessSpawner>
+  /** The app's HTTP client, if it provided one: remote servers need it. */
+  readonly http: Option.Option<HttpClient.HttpClient>
+}
+
+/** Why a remote server cannot start: the app gave the manager no `HttpClient`. */
+const noHttpClient = (name: string) =>
+  new McpError.ProtocolError({
+    server: name,
+    method: "initialize",
+    detail: "it is a remote server and the manager was given no HttpClient (provide NodeHttpClient.layerUndici)"
+  })
+
+/** Starts the client of `config`: a process for a `command`, a session for a `url`. */
+const start = (
+  env: Env,
+  name: string,
+  config: ServerConfig
+): Effect.Effect<McpClient.McpClient, McpError.McpError, Scope.Scope | ChildProcessSpawner.ChildProcessSpawner> => {
+  if (config.url === undefined) {
+    return McpClient.stdio({
+      ...config.client,
+      command: config.command,
+      args: config.args,
+      env: config.env,
+      cwd: config.cwd,
+      inheritEnv: config.inheritEnv,
+      requestTimeout: config.requestTimeout,
+      name
+    })
+  }
+  if (Option.isNone(env.http)) return Effect.fail(noHttpClient(name))
+  return McpClient.http({
+    ...config.client,
+    url: Redacted.isRedacted(config.url) ? Redacted.value(config.url) : config.url,
+    headers: config.headers,
+    transport: config.transport,
+    requestTimeout: config.requestTimeout,
+    name
+  }).pipe(Effect.provideService(HttpClient.HttpClient, env.http.value))
 }
 
 /**
@@ -42,16 +82,11 @@ export const spawn = Effect.fnUntraced(function*(
   register: (conn: Conn) => ServerRecord | undefined
 ): Effect.fn.Return<Spawn> {
   const scope = yield* Scope.fork(env.scope, "sequential")
-  const made = yield* McpClient.make({
-    ...config.client,
-    command: config.command,
-    args: config.args,
-    env: config.env,
-    cwd: config.cwd,
-    inheritEnv: config.inheritEnv,
-    requestTimeout: config.requestTimeout,
-    name
-  }).pipe(Scope.provide(scope), Effect.provideContext(env.spawner), Effect.result)
+  const made = yield* start(env, name, config).pipe(
+    Scope.provide(scope),
+    Effect.provideContext(env.spawner),
+    Effect.result
+  )
   if (made._tag === "Failure") {
     yield* Scope.close(scope, Exit.void)
     return { _tag: "Failed", message: made.failure.message } satisfies Spawn

@@ -31,7 +31,7 @@ export const list = Effect.fnUntraced(function*(
   }
   const { instructions, skipped, tools } = listed.success.value
   const note = skipped.length > 0
-    ? `${skipped.length} listed tools did not decode and were left out (${
+    ? `${skipped.length} listed tools were left out, as invalid or as a repeated name (${
       skipped.map((s) => s.name ?? `#${s.index}`).join(", ")
     })`
     : undefined

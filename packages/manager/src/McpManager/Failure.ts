@@ -12,7 +12,11 @@ export const describeExit = (client: McpClient.McpClient): string => {
   const exit = Option.getOrUndefined(client.exitInfo())
   const tail = client.stderrTail()
   const last = tail.length > 0 ? ` Last stderr line: ${JSON.stringify(tail[tail.length - 1])}.` : ""
-  if (exit === undefined) return `The server's connection closed.${last}`
+  if (exit === undefined) {
+    // A remote server has no exit code and no stderr: its client's own account is all there is.
+    const why = client.transport === "stdio" ? undefined : client.lastError()
+    return why === undefined ? `The server's connection closed.${last}` : `The server's connection closed: ${why}`
+  }
   return exit.signal !== null
     ? `The process was killed by ${exit.signal}.${last}`
     : `The process exited with code ${exit.code}.${last}`

@@ -4,6 +4,7 @@
  * @internal
  */
 import type { McpClient, Tool } from "@mcp-fleet/transport"
+import { RemoteClient } from "@mcp-fleet/transport"
 import type { Scope } from "effect"
 import type { ServerConfig } from "../ManagerOptions.ts"
 import type { ServerHealth } from "../ServerHealth.ts"
@@ -62,9 +63,15 @@ export const toHealth = (record: ServerRecord, maxAttempts: number | undefined, 
   const state = record.state
   const tools = state._tag === "Ready" ? state.tools : []
   const nextRetryAt = state._tag === "Offline" ? state.nextRetryAt : undefined
+  const client = record.conn?.client
   return {
     name: record.name,
     state: ServerState.kindOf(state),
+    // The connection knows best (after auto-detection: the transport found); before one exists, the config.
+    transport: client?.transport ?? (record.config.url === undefined ? "stdio" : record.config.transport === "sse"
+      ? "sse"
+      : "http"),
+    url: client?.url ?? (record.config.url === undefined ? undefined : RemoteClient.redactUrl(record.config.url)),
     tools,
     curated: record.config.curated ?? [],
     ...(state._tag === "Ready" ? curatedOf(record.config, tools) : { curatedCount: 0, curatedMissing: [] }),

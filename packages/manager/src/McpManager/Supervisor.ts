@@ -17,17 +17,31 @@ import type { Conn } from "./Record.ts"
 const answered = (error: McpError.InitializeError) =>
   error._tag === "RemoteError" || error._tag === "UnsupportedProtocolVersion"
 
-const launchKeys = ["command", "args", "env", "cwd", "inheritEnv", "requestTimeout", "client"] as const
+const launchKeys = [
+  "command",
+  "args",
+  "env",
+  "cwd",
+  "inheritEnv",
+  "url",
+  "headers",
+  "transport",
+  "requestTimeout",
+  "client"
+] as const
 
-/** A comparable form of a config value: key order does not matter, and secrets compare by their value. */
+/**
+ * A comparable form of a config value: key order does not matter, secrets compare by their value, functions
+ * (callbacks such as `onStderrLine`) and absent values are left out, and an empty record is no record.
+ */
 const canonical = (value: unknown): unknown => {
   if (Redacted.isRedacted(value)) return { redacted: Redacted.value(value) }
   if (Array.isArray(value)) return value.map(canonical)
   if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(
-      Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([k, v]) => [k, canonical(v)])
-    )
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined && typeof v !== "function")
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, canonical(v)] as const)
+      .filter(([, v]) => v !== undefined)
+    return entries.length === 0 ? undefined : Object.fromEntries(entries)
   }
   return value
 }

@@ -1,0 +1,127 @@
+/**
+ * The errors only remote (HTTP) servers can cause, as Schema-based tagged errors.
+ *
+ * Like every error of this package, each carries the `server` label it concerns and reads as one sentence
+ * through `message`. URLs in them have their credentials redacted (see `RemoteUrl.redact`).
+ *
+ * @since 0.2.0
+ */
+import * as Schema from "effect/Schema"
+
+/**
+ * The server could not be reached: connection refused, DNS failure, a reset before any answer, a TLS error.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class ConnectionFailed extends Schema.TaggedError<ConnectionFailed>()("ConnectionFailed", {
+  server: Schema.String,
+  method: Schema.String,
+  url: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `MCP server "${this.server}" at ${this.url} could not be reached for ${this.method}: ${this.reason}.`
+  }
+}
+
+/**
+ * The server answered with an HTTP status that is not a success. `wwwAuthenticate` (401/403) and `retryAfter`
+ * (429/503) are the server's headers, kept so that a caller can authenticate or wait.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class HttpStatusError extends Schema.TaggedError<HttpStatusError>()("HttpStatusError", {
+  server: Schema.String,
+  method: Schema.String,
+  status: Schema.Number,
+  detail: Schema.String,
+  wwwAuthenticate: Schema.optionalKey(Schema.String),
+  retryAfter: Schema.optionalKey(Schema.String)
+}) {
+  override get message(): string {
+    const auth = this.wwwAuthenticate !== undefined ? ` (WWW-Authenticate: ${this.wwwAuthenticate})` : ""
+    const wait = this.retryAfter !== undefined ? ` (Retry-After: ${this.retryAfter})` : ""
+    const detail = this.detail === "" ? "" : `: ${this.detail}`
+    return `MCP server "${this.server}" answered ${this.method} with HTTP ${this.status}${auth}${wait}${detail}`
+  }
+}
+
+/**
+ * The server no longer knows the session this call was sent in (HTTP 404, or 400 "no valid session"). The client
+ * re-initializes a new session by itself: the call was not run, and retrying it is safe.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class SessionExpired extends Schema.TaggedError<SessionExpired>()("SessionExpired", {
+  server: Schema.String,
+  method: Schema.String
+}) {
+  /** Always `true`: the client opens a new session, so the same call can be made again. */
+  get retryable(): boolean {
+    return true
+  }
+  override get message(): string {
+    return `MCP server "${this.server}" ended the session while ${this.method} was waiting; the client opens a new session, so retry the call.`
+  }
+}
+
+/**
+ * A server-sent event stream ended before the answer it was carrying, and resuming it (`Last-Event-ID`) did not
+ * bring the answer either.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class StreamEnded extends Schema.TaggedError<StreamEnded>()("StreamEnded", {
+  server: Schema.String,
+  method: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `MCP server "${this.server}" ended the stream of ${this.method} before its answer: ${this.reason}.`
+  }
+}
+
+/**
+ * The server redirected a request to another origin; only same-origin redirects are followed, so that headers
+ * (credentials among them) never go to a host the user did not name.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class RedirectRefused extends Schema.TaggedError<RedirectRefused>()("RedirectRefused", {
+  server: Schema.String,
+  method: Schema.String,
+  location: Schema.String
+}) {
+  override get message(): string {
+    return `MCP server "${this.server}" redirected ${this.method} to ${this.location}, another origin or too many hops; the redirect was not followed.`
+  }
+}
+
+/**
+ * The errors the HTTP transports add to those of any request.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export type HttpError = ConnectionFailed | HttpStatusError | SessionExpired | StreamEnded | RedirectRefused
+
+/**
+ * The server's URL is not an absolute `http:` or `https:` URL.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class InvalidUrl extends Schema.TaggedError<InvalidUrl>()("InvalidUrl", {
+  server: Schema.String,
+  url: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `MCP server "${this.server}" has an unusable URL ${this.url}: ${this.reason}.`
+  }
+}

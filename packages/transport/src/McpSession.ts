@@ -1,0 +1,450 @@
+/**
+ * One MCP session over any transport: what every transport shares.
+ *
+ * The session owns request ids and the pending table (deadlines, `notifications/cancelled`), the handshake and
+ * readiness, `ErrIndexBuilding`, the cursor loop, tool decoding, the notification stream and the counters. The
+ * transport below it only moves messages (`transport/Transport.ts`).
+ *
+ * Readiness is one value (`Readiness`), moved in one place. An HTTP server that forgets the session makes the
+ * session fail what is in flight with the retryable `SessionExpired` and initialize again once: calls made while
+ * it does wait for it, and calls made after it work.
+ *
+ * Its fibers run in a child scope of the caller's: closing is "signal, then close the scope".
+ *
+ * @since 0.2.0
+ */
+import * as Clock from "effect/Clock"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import type * as Fiber from "effect/Fiber"
+import * as FiberSet from "effect/FiberSet"
+import * as Option from "effect/Option"
+import * as PubSub from "effect/PubSub"
+import * as Queue from "effect/Queue"
+import * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import { SessionExpired } from "./HttpError.ts"
+import * as CursorLoop from "./internal/CursorLoop.ts"
+import * as Dispatch from "./internal/Dispatch.ts"
+import * as Handshake from "./internal/Handshake.ts"
+import * as PendingTable from "./internal/PendingTable.ts"
+import * as Redactor from "./internal/Redactor.ts"
+import { schemaDetail } from "./internal/SchemaDetail.ts"
+import * as Scrub from "./internal/Scrub.ts"
+import * as ToolList from "./internal/ToolList.ts"
+import { decodeCallResult } from "./internal/WireDecoders.ts"
+import type { CallOptions, Stats, ToolList as ListedTools } from "./McpClient.ts"
+import * as Options from "./McpClientOptions.ts"
+import type { PageCapExceeded, RepeatedCursor, UnsupportedProtocolVersion } from "./McpError.ts"
+import { ClientClosed, ErrIndexBuilding, NotReady, ProtocolError, RequestTimeout } from "./McpError.ts"
+import type { CallToolResult, ServerNotification, ServerSession } from "./Protocol.ts"
+import type * as Transport from "./transport/Transport.ts"
+
+/**
+ * What a request can fail with over any transport.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export type RequestError = PendingTable.RequestError
+
+/**
+ * Errors of the handshake, seen by `awaitReady`.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export type InitializeError = RequestError | UnsupportedProtocolVersion
+
+/**
+ * @since 0.2.0
+ * @category errors
+ */
+export type ListToolsError = InitializeError | NotReady | PageCapExceeded | RepeatedCursor
+
+/**
+ * @since 0.2.0
+ * @category errors
+ */
+export type CallToolError = InitializeError | ErrIndexBuilding
+
+/**
+ * Where the session is. `Renewing`: the server forgot the session and the handshake runs again.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Readiness =
+  | { readonly _tag: "Starting"; readonly done: Deferred.Deferred<ServerSession, InitializeError> }
+  | { readonly _tag: "Ready"; readonly session: ServerSession }
+  | {
+    readonly _tag: "Renewing"
+    readonly session: ServerSession
+    readonly done: Deferred.Deferred<ServerSession, InitializeError>
+  }
+  | { readonly _tag: "Failed"; readonly error: InitializeError }
+  | { readonly _tag: "Closed"; readonly error: ClientClosed }
+
+/**
+ * The session's settings, resolved.
+ *
+ * @since 0.2.0
+ * @category options
+ */
+export interface Config {
+  readonly server: string
+  readonly requestTimeoutMs: number
+  /** Deadline of `initialize` (`Infinity`: none). */
+  readonly initializeTimeoutMs: number
+  readonly clientInfo: { readonly name: string; readonly version: string; readonly title?: string }
+  readonly capabilities: Readonly<Record<string, unknown>>
+  readonly maxInFlight: number
+  readonly maxPages: number
+  readonly notificationBuffer: number
+  readonly notificationReplay: number
+  /** Secret values (credentials) removed from whatever server text goes into errors and logs. */
+  readonly secrets: ReadonlyArray<string>
+  /** The server's URL, redacted, for remote servers. */
+  readonly url?: string | undefined
+}
+
+/**
+ * A session's counters: the client's `Stats` plus how often the server lost the session.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface SessionStats extends Stats {
+  readonly sessionsLost: number
+}
+
+/**
+ * A live session.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface McpSession {
+  readonly name: string
+  /** The transport in use (after auto-detection: the one detected). */
+  readonly transport: Transport.Kind
+  /** The server's URL with its credentials redacted; `undefined` for stdio. */
+  readonly url: string | undefined
+  /** Not closed and not ended. */
+  readonly isAlive: () => boolean
+  readonly isReady: () => boolean
+  readonly readiness: () => Readiness
+  /**
+   * The latest readiness, then every change. A session loss shows as `Renewing` then `Ready`: a reconnection, not a
+   * crash.
+   */
+  readonly readinessChanges: Stream.Stream<Readiness>
+  readonly awaitReady: Effect.Effect<ServerSession, InitializeError>
+  readonly session: () => Option.Option<ServerSession>
+  readonly listTools: (options?: CallOptions) => Effect.Effect<ListedTools, ListToolsError>
+  readonly callTool: (
+    name: string,
+    args?: Readonly<Record<string, unknown>>,
+    options?: CallOptions
+  ) => Effect.Effect<CallToolResult, CallToolError>
+  readonly ping: (options?: CallOptions) => Effect.Effect<void, RequestError>
+  readonly request: (method: string, params?: unknown, options?: CallOptions) => Effect.Effect<unknown, RequestError>
+  readonly notifications: Stream.Stream<ServerNotification>
+  readonly awaitTerminated: Effect.Effect<void>
+  /** Fails what is pending, ends the transport (bounded) and joins every fiber. Idempotent. */
+  readonly close: Effect.Effect<void>
+  readonly stats: () => SessionStats
+}
+
+/**
+ * Opens a session over the transport `open` builds, and starts the handshake in the background.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const make = <R>(
+  config: Config,
+  open: (receiver: Transport.Receiver) => Effect.Effect<Transport.Transport, never, Scope.Scope | R>
+): Effect.Effect<McpSession, never, Scope.Scope | R> =>
+  Effect.gen(function*() {
+    const { server } = config
+    const parent = yield* Scope.Scope
+    const scope = yield* Scope.fork(parent)
+    const clock = yield* Clock.Clock
+    const fibers = yield* Scope.provide(FiberSet.make(), scope)
+    const run = yield* FiberSet.runtime(fibers)()
+    const notifications = yield* PubSub.sliding<ServerNotification>({
+      capacity: config.notificationBuffer,
+      replay: Math.min(config.notificationReplay, config.notificationBuffer)
+    })
+    const changes = yield* PubSub.sliding<Readiness>({ capacity: 16, replay: 1 })
+    const logs = yield* Queue.sliding<readonly [level: "warning" | "debug", text: string]>(64)
+    const redactor = Redactor.make(config.secrets)
+    const scrub = redactor.text
+    const counters = Dispatch.counters()
+    let oversize = 0
+    let sessionsLost = 0
+    let state: Readiness = { _tag: "Starting", done: Deferred.makeUnsafe() }
+    PubSub.publishUnsafe(changes, state)
+    let transport: Transport.Transport | undefined
+    let closing: Deferred.Deferred<void> | undefined
+    let refused: ClientClosed | undefined
+    let ending = false
+    let handshakeFiber: Fiber.Fiber<void> | undefined
+    /** The child scope is closed: every fiber of the session and of its transport has been joined. */
+    let scopeClosed = false
+    const terminated = Deferred.makeUnsafe<void>()
+
+    const pending = PendingTable.make({
+      server,
+      maxInFlight: config.maxInFlight,
+      clock,
+      outlet: {
+        request: (id, method, text) => transport?.send({ _tag: "Request", id, method, text }),
+        send: (frame) => transport?.send(frame),
+        abandon: (id) => transport?.abandon(id)
+      },
+      refusal: () => refused
+    })
+
+    const diagnose = (text: string) => Queue.offerUnsafe(logs, ["warning", scrub(text)])
+    const dispatch = Dispatch.make({
+      server,
+      pending,
+      counters,
+      publish: (notification) => PubSub.publishUnsafe(notifications, notification),
+      send: (frame) => transport?.send(frame),
+      diagnose,
+      note: (text) => Queue.offerUnsafe(logs, ["debug", text]),
+      scrub,
+      scrubValue: redactor.value
+    })
+
+    /** The one place readiness moves; a waiting `done` is completed with the outcome. */
+    const transitionTo = (next: Readiness) => {
+      const previous = state
+      state = next
+      PubSub.publishUnsafe(changes, next)
+      if (previous._tag !== "Starting" && previous._tag !== "Renewing") return
+      if (next._tag === "Ready") Deferred.doneUnsafe(previous.done, Exit.succeed(next.session))
+      else if (next._tag === "Failed" || next._tag === "Closed") {
+        Deferred.doneUnsafe(previous.done, Exit.fail(next.error))
+      }
+    }
+
+    const handshake = Handshake.run(pending.request, {
+      server,
+      clientInfo: config.clientInfo,
+      capabilities: config.capabilities,
+      timeoutMs: config.initializeTimeoutMs
+    }, (session) => {
+      transport?.established(session.protocolVersion)
+      transport?.send({
+        _tag: "Notification",
+        method: "notifications/initialized",
+        text: "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
+      })
+    }).pipe(
+      Effect.matchEffect({
+        onSuccess: (session) =>
+          Effect.sync(() => {
+            if (state._tag !== "Closed") transitionTo({ _tag: "Ready", session })
+          }),
+        onFailure: (error) =>
+          Effect.suspend(() => {
+            if (state._tag === "Closed") return Effect.void
+            // A failed handshake (first or renewed) is terminal: the session ends, with `Failed` kept as why. It is
+            // marked ending before readiness settles, so whoever sees `awaitReady` fail also sees `isAlive()` false.
+            ending = true
+            transitionTo({ _tag: "Failed", error })
+            return Effect.asVoid(Effect.forkIn(shutdown(`its initialize failed (${error._tag})`), parent))
+          })
+      })
+    )
+
+    const receiver: Transport.Receiver = {
+      message: dispatch,
+      failRequest: (id, error) => {
+        if (error._tag === "MessageTooLarge") oversize++
+        pending.settle(id, Exit.fail(Scrub.failure(scrub, error)))
+      },
+      isPending: (id) => pending.get(id) !== undefined,
+      sessionLost: () => {
+        sessionsLost++
+        if (state._tag !== "Ready") return
+        transitionTo({ _tag: "Renewing", session: state.session, done: Deferred.makeUnsafe() })
+        pending.failAll((entry) => new SessionExpired({ server, method: entry.method }))
+        diagnose("the server ended the session; initializing a new one")
+        handshakeFiber = run(handshake)
+      },
+      diagnose
+    }
+
+    transport = yield* Scope.provide(open(receiver), scope)
+
+    const shutdown = (reason: string): Effect.Effect<void> =>
+      Effect.uninterruptible(Effect.suspend(() => {
+        if (closing !== undefined) return Deferred.await(closing)
+        const done = Deferred.makeUnsafe<void>()
+        closing = done
+        const error = new ClientClosed({ server, reason })
+        // Signal: no new request, nothing left waiting, readiness settled. Then close the scope.
+        refused = error
+        if (state._tag !== "Closed" && state._tag !== "Failed") transitionTo({ _tag: "Closed", error })
+        pending.failAll(() => error)
+        return Effect.gen(function*() {
+          if (transport !== undefined) yield* transport.close
+          yield* Scope.close(scope, Exit.void)
+          scopeClosed = true
+          yield* Effect.logDebug(`MCP session closed (${reason})`)
+        }).pipe(
+          Effect.annotateLogs({ mcpServer: server }),
+          Effect.ensuring(Effect.sync(() => {
+            Deferred.doneUnsafe(terminated, Exit.void)
+            Deferred.doneUnsafe(done, Exit.void)
+          }))
+        )
+      }))
+
+    const deadlineFiber = run(pending.runDeadlines)
+    run(
+      Queue.take(logs).pipe(
+        Effect.flatMap(([level, text]) => level === "warning" ? Effect.logWarning(text) : Effect.logDebug(text)),
+        Effect.forever,
+        Effect.annotateLogs({ mcpServer: server, transport: transport.kind })
+      )
+    )
+    run(transport.ended.pipe(Effect.flatMap((ended) => Effect.forkIn(shutdown(ended.reason), parent))))
+    handshakeFiber = run(handshake)
+    yield* Effect.addFinalizer(() => shutdown("its scope was closed"))
+
+    const timeoutOf = (options: CallOptions | undefined) =>
+      options?.timeout === undefined
+        ? config.requestTimeoutMs
+        : Math.min(Options.requestTimeoutMillis(options.timeout), config.requestTimeoutMs)
+
+    const request = (method: string, params?: unknown, options?: CallOptions) =>
+      pending.request(method, params, { timeoutMs: timeoutOf(options), cancellable: true })
+
+    /** Runs `use` with the session once ready; `starting` says why not while the first handshake runs. */
+    const whenReady = <A, E, E2>(
+      starting: () => E,
+      options: CallOptions | undefined,
+      use: (session: ServerSession) => Effect.Effect<A, E2>
+    ): Effect.Effect<A, E | E2 | InitializeError> =>
+      Effect.suspend((): Effect.Effect<A, E | E2 | InitializeError> => {
+        switch (state._tag) {
+          case "Ready":
+            return use(state.session)
+          case "Renewing":
+            return Deferred.await(state.done).pipe(
+              Effect.timeoutOption(timeoutOf(options)),
+              Effect.flatMap((session): Effect.Effect<A, E2 | RequestTimeout> =>
+                Option.isSome(session)
+                  ? use(session.value)
+                  : Effect.fail(new RequestTimeout({ server, method: "initialize", timeoutMs: timeoutOf(options) }))
+              )
+            )
+          case "Starting":
+            return Effect.fail(starting())
+          case "Failed":
+          case "Closed":
+            return Effect.fail(state.error)
+        }
+      })
+
+    const toCallResult = (raw: unknown): Effect.Effect<CallToolResult, ProtocolError> => {
+      const decoded = decodeCallResult(raw)
+      return Exit.isSuccess(decoded)
+        ? Effect.succeed(decoded.value)
+        : Effect.fail(
+          new ProtocolError({ server, method: "tools/call", detail: schemaDetail(decoded.cause) })
+        )
+    }
+
+    const callTool = (name: string, args?: Readonly<Record<string, unknown>>, options?: CallOptions) =>
+      whenReady(
+        () => new ErrIndexBuilding({ server, tool: name }),
+        options,
+        () => Effect.flatMap(request("tools/call", { name, arguments: args ?? {} }, options), toCallResult)
+      )
+
+    const listTools = (options?: CallOptions): Effect.Effect<ListedTools, ListToolsError> =>
+      whenReady(
+        () => new NotReady({ server, operation: "listTools" }),
+        options,
+        (session) =>
+          Effect.suspend(() => {
+            const collected = ToolList.collector()
+            return CursorLoop.collect({
+              server,
+              method: "tools/list",
+              maxPages: config.maxPages,
+              protocolVersion: session.protocolVersion,
+              fetch: (params) => request("tools/list", params, options),
+              page: ToolList.page(server),
+              onItems: collected.add
+            }).pipe(Effect.map((pages): ListedTools => ({
+              tools: collected.tools,
+              instructions: session.instructions,
+              skipped: collected.skipped,
+              pages
+            })))
+          })
+      ).pipe(Effect.withSpan("McpSession.listTools"))
+
+    const current = (): ServerSession | undefined =>
+      state._tag === "Ready" || state._tag === "Renewing" ? state.session : undefined
+
+    const live = transport
+    return {
+      name: server,
+      get transport() {
+        return live.kind
+      },
+      url: config.url,
+      isAlive: () => !ending && closing === undefined,
+      isReady: () => state._tag === "Ready",
+      readiness: () => state,
+      readinessChanges: Stream.fromPubSub(changes),
+      awaitReady: Effect.suspend(() => {
+        switch (state._tag) {
+          case "Ready":
+            return Effect.succeed(state.session)
+          case "Starting":
+          case "Renewing":
+            return Deferred.await(state.done)
+          case "Failed":
+          case "Closed":
+            return Effect.fail(state.error)
+        }
+      }),
+      session: () => Option.fromUndefinedOr(current()),
+      listTools,
+      callTool,
+      ping: (options) => Effect.asVoid(request("ping", undefined, options)),
+      request,
+      notifications: Stream.fromPubSub(notifications),
+      awaitTerminated: Deferred.await(terminated),
+      close: shutdown("close was called"),
+      stats: () => ({
+        ...counters,
+        oversize,
+        invalidUtf8: 0,
+        requests: { ...pending.counts },
+        pending: pending.size(),
+        stderrBytes: 0,
+        // The transport's own fibers (exchanges, streams) live in the session's child scope, joined when it closes.
+        fibersDone: {
+          reader: scopeClosed,
+          writer: scopeClosed,
+          stderr: scopeClosed,
+          exit: scopeClosed,
+          initialize: handshakeFiber === undefined || handshakeFiber.pollUnsafe() !== undefined,
+          deadlines: deadlineFiber.pollUnsafe() !== undefined
+        },
+        sessionsLost
+      })
+    } satisfies McpSession
+  })

@@ -1,0 +1,50 @@
+/**
+ * The cursor loop shared by every paginated list (`tools/list` today; `resources/list` and `prompts/list` go
+ * through it too): follow `nextCursor` until the list ends (`Pagination.endsList`: absent, or `""` in the legacy
+ * era), refuse a repeated cursor (it would loop forever) and stop at `maxPages` with an error rather than a silently
+ * truncated list.
+ *
+ * @internal
+ */
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import type { ProtocolError } from "../McpError.ts"
+import { PageCapExceeded, RepeatedCursor } from "../McpError.ts"
+import * as Pagination from "./Pagination.ts"
+
+/** One decoded page: its items (undecoded, so that one bad item can be skipped) and its cursor. */
+export interface Page {
+  readonly items: ReadonlyArray<unknown>
+  readonly nextCursor?: string | undefined
+}
+
+/**
+ * Lists `method` page by page, handing each page's items to `onItems` as it comes; returns the number of pages.
+ * `fetch` sends one page request with the given params; `page` decodes its envelope.
+ */
+export const collect = <E, R>(options: {
+  readonly server: string
+  readonly method: string
+  readonly maxPages: number
+  /** The negotiated revision: it decides whether `nextCursor: ""` ends the list. */
+  readonly protocolVersion: string
+  readonly fetch: (params: { readonly cursor?: string }) => Effect.Effect<unknown, E, R>
+  readonly page: (raw: unknown) => Exit.Exit<Page, ProtocolError>
+  readonly onItems: (items: ReadonlyArray<unknown>) => void
+}): Effect.Effect<number, E | ProtocolError | RepeatedCursor | PageCapExceeded, R> =>
+  Effect.gen(function*() {
+    const { method, server } = options
+    const seen = new Set<string>()
+    let cursor: string | undefined
+    for (let page = 1;; page++) {
+      const decoded = options.page(yield* options.fetch(cursor === undefined ? {} : { cursor }))
+      if (Exit.isFailure(decoded)) return yield* Effect.failCause(decoded.cause)
+      options.onItems(decoded.value.items)
+      const next = decoded.value.nextCursor
+      if (Pagination.endsList(next, options.protocolVersion)) return page
+      if (seen.has(next)) return yield* new RepeatedCursor({ server, method, page })
+      if (page >= options.maxPages) return yield* new PageCapExceeded({ server, method, pages: page })
+      seen.add(next)
+      cursor = next
+    }
+  })

@@ -1,0 +1,40 @@
+/**
+ * Rebuilds a transport's failure with its server-derived text passed through the session's `Redactor` (the
+ * values of `Redacted` headers, a URL's password): a server that echoes "invalid token <token>" must not leak it.
+ *
+ * @internal
+ */
+import { ConnectionFailed, HttpStatusError, RedirectRefused, StreamEnded } from "../HttpError.ts"
+import { ProtocolError } from "../McpError.ts"
+import type { RequestFailure } from "../transport/Transport.ts"
+
+/** The same failure with its server-derived text scrubbed. */
+export const failure = (scrub: (text: string) => string, error: RequestFailure): RequestFailure => {
+  switch (error._tag) {
+    case "HttpStatusError":
+      return new HttpStatusError({
+        server: error.server,
+        method: error.method,
+        status: error.status,
+        detail: scrub(error.detail),
+        ...(error.wwwAuthenticate !== undefined ? { wwwAuthenticate: scrub(error.wwwAuthenticate) } : {}),
+        ...(error.retryAfter !== undefined ? { retryAfter: scrub(error.retryAfter) } : {})
+      })
+    case "ProtocolError":
+      return new ProtocolError({ server: error.server, method: error.method, detail: scrub(error.detail) })
+    case "ConnectionFailed":
+      return new ConnectionFailed({ ...fields(error), url: scrub(error.url), reason: scrub(error.reason) })
+    case "StreamEnded":
+      return new StreamEnded({ ...fields(error), reason: scrub(error.reason) })
+    case "RedirectRefused":
+      return new RedirectRefused({ ...fields(error), location: scrub(error.location) })
+    case "SessionExpired":
+    case "MessageTooLarge":
+      return error
+  }
+}
+
+const fields = (error: { readonly server: string; readonly method: string }) => ({
+  server: error.server,
+  method: error.method
+})

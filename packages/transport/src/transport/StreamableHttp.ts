@@ -1,0 +1,365 @@
+/**
+ * The Streamable HTTP transport (MCP 2025-03-26 … 2025-11-25): one POST per message, answers as JSON or as an
+ * event stream, an optional session, a GET stream for what the server sends by itself, and resumption.
+ *
+ * - **POST** carries one message with `Accept: application/json, text/event-stream`; a JSON answer and an event
+ *   stream are both read (the media type's essence only), each within `maxMessageBytes` (per event for streams).
+ * - **Session:** `Mcp-Session-Id` is taken from the initialize answer and sent on every later request; `close`
+ *   sends `DELETE` (bounded; 405 is fine). `MCP-Protocol-Version` goes on every request after the handshake.
+ * - **Session loss** (404, or 400 naming the session, for a request that carried one) is reported once to the
+ *   receiver, which fails the calls in flight with the retryable `SessionExpired` and initializes again.
+ * - **GET stream:** opened once `notifications/initialized` is accepted; 405 means the server has none.
+ * - **Resumption:** every stream keeps its own cursor (last event id, `retry:`). A stream that drops before its
+ *   answer is resumed with `GET` + `Last-Event-ID` after the server's `retry:` delay (else a bounded backoff). A
+ *   drop is never a cancel; only `abandon` (deadline, interruption) aborts a request's exchange.
+ * - **Fallback:** when `initialize` is refused with 400/404/405 and no modern JSON-RPC error, `legacy` (if given)
+ *   is asked for an HTTP+SSE transport, which then carries everything.
+ *
+ * No total timeout is put on a body: deadlines belong to the session's requests.
+ *
+ * @since 0.2.0
+ */
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import type * as Fiber from "effect/Fiber"
+import * as FiberSet from "effect/FiberSet"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import type * as HttpClientResponse from "effect/http/HttpClientResponse"
+import type * as Redacted from "effect/Redacted"
+import * as Scope from "effect/Scope"
+import type { HttpStatusError } from "../HttpError.ts"
+import { ConnectionFailed, SessionExpired, StreamEnded } from "../HttpError.ts"
+import { mediaType, readBounded } from "../internal/http/Body.ts"
+import * as Exchange from "../internal/http/Exchange.ts"
+import * as SseReader from "../internal/http/SseReader.ts"
+import * as Url from "../internal/http/Url.ts"
+import * as UserHeaders from "../internal/http/UserHeaders.ts"
+import { MessageTooLarge, ProtocolError } from "../McpError.ts"
+import type { Ended, Frame, Receiver, Transport } from "./Transport.ts"
+
+/**
+ * @since 0.2.0
+ * @category options
+ */
+export interface Options {
+  readonly server: string
+  readonly url: URL
+  readonly headers: Readonly<Record<string, string | Redacted.Redacted<string>>>
+  readonly maxMessageBytes: number
+  /** Bound of a notification's or response's POST. */
+  readonly notifyTimeoutMs: number
+  /** Bound of the `DELETE` that ends the session at close. */
+  readonly closeTimeoutMs: number
+  /** Resumption attempts in a row that bring no event, before a stream is given up. */
+  readonly maxResumeAttempts: number
+  /** Builds the legacy HTTP+SSE transport when initialize is refused (auto-detection); absent: no fallback. */
+  readonly legacy?:
+    | ((
+      receiver: Receiver,
+      refused: HttpStatusError
+    ) => Effect.Effect<Transport, never, Scope.Scope | HttpClient.HttpClient>)
+    | undefined
+}
+
+/** Codes of 2026-era JSON-RPC errors: a server answering with one is modern, so no fallback. */
+const MODERN_CODES = new Set([-32020, -32021, -32022])
+const SESSION_ID = /^[\x21-\x7e]+$/
+
+/** Own backoff between resumption attempts when the server gave no `retry:`: 1 s × 1.5ⁿ, at most 30 s. */
+export const backoffMs = (attempt: number): number => Math.min(1000 * 1.5 ** attempt, 30_000)
+
+/**
+ * Builds the transport. Nothing is sent until the session sends `initialize`. Needs `HttpClient` and a `Scope`
+ * (closing it aborts every exchange; `close` also ends the session).
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const make = (
+  options: Options,
+  receiver: Receiver
+): Effect.Effect<Transport, never, Scope.Scope | HttpClient.HttpClient> =>
+  Effect.gen(function*() {
+    const { server, url } = options
+    const scope = yield* Scope.Scope
+    const client = HttpClient.withScope(yield* HttpClient.HttpClient)
+    const fibers = yield* FiberSet.make()
+    const run = yield* FiberSet.runtime(fibers)<HttpClient.HttpClient>()
+    const ended = yield* Deferred.make<Ended>()
+    const user = UserHeaders.prepare(options.headers, ["mcp-session-id"])
+    const userHeaders = user.plain
+    const withNames = user.redacting
+
+    let sessionId: string | undefined
+    let protocolVersion: string | undefined
+    /** Bumped on every session loss: streams of an older session stop. */
+    let generation = 0
+    let closed = false
+    let legacy: Transport | undefined
+    const exchanges = new Map<number, Fiber.Fiber<unknown, unknown>>()
+
+    const headers = (kind: "initialize" | "post" | "get" | "delete", lastEventId?: string): Record<string, string> => {
+      const h: Record<string, string> = { ...userHeaders }
+      if (kind === "get") h["accept"] = "text/event-stream"
+      else if (kind !== "delete") h["accept"] = "application/json, text/event-stream"
+      if (kind !== "initialize") {
+        if (sessionId !== undefined) h["mcp-session-id"] = sessionId
+        if (protocolVersion !== undefined) h["mcp-protocol-version"] = protocolVersion
+      }
+      if (lastEventId !== undefined) h["last-event-id"] = lastEventId
+      return h
+    }
+
+    const post = (frame: Frame, method: string) => (target: URL) =>
+      HttpClientRequest.post(target).pipe(
+        HttpClientRequest.setHeaders(headers(method === "initialize" ? "initialize" : "post")),
+        HttpClientRequest.bodyText(frame.text, "application/json")
+      )
+
+    const get = (lastEventId: string | undefined) => (target: URL) =>
+      HttpClientRequest.get(target).pipe(HttpClientRequest.setHeaders(headers("get", lastEventId)))
+
+    /** A status that says the session is gone, for a request that carried `sentWith`. */
+    const isSessionLoss = (status: number, body: Exchange.ErrorBody, sentWith: string | undefined): boolean =>
+      sentWith !== undefined && (status === 404 || (status === 400 && /session/i.test(body.text)))
+
+    const sessionLoss = (sentWith: string | undefined) => {
+      if (closed || sentWith === undefined || sentWith !== sessionId) return
+      sessionId = undefined
+      protocolVersion = undefined
+      generation++
+      receiver.sessionLost()
+    }
+
+    /** Reads an event stream into the receiver; stops when `done()` says the stream's purpose is met. */
+    const readEvents = (
+      response: HttpClientResponse.HttpClientResponse,
+      at: SseReader.Cursor,
+      done: () => boolean,
+      onOversize: (bytes: number) => boolean
+    ) =>
+      SseReader.read(response.stream, options.maxMessageBytes, at, {
+        event: (name, data) => {
+          if (name === "message") receiver.message(data)
+          else receiver.diagnose(`skipped a server-sent event of type ${JSON.stringify(name.slice(0, 40))}`)
+          return !done()
+        },
+        oversize: onOversize
+      }).pipe(Effect.ignore)
+
+    /**
+     * Resumes a dropped stream with GET + Last-Event-ID until `done()`, or gives up after `maxResumeAttempts`
+     * attempts in a row without an event (then `giveUp` says why). Waits the server's `retry:` first.
+     */
+    const resume = (
+      at: SseReader.Cursor,
+      done: () => boolean,
+      giveUp: (reason: string) => void,
+      who: Exchange.Origin,
+      immediately: boolean
+    ): Effect.Effect<void> =>
+      Effect.gen(function*() {
+        const g = generation
+        const stale = () => closed || done() || generation !== g
+        for (let attempt = 0, first = immediately;; first = false) {
+          if (!first) yield* Effect.sleep(at.retryMs ?? backoffMs(attempt))
+          if (stale()) return
+          const sentWith = sessionId
+          const before = at.events
+          const outcome = yield* Effect.scoped(Effect.gen(function*() {
+            const response = yield* Exchange.execute(client, url, get(at.lastEventId), who)
+            if (response.status === 405) return "405"
+            if (response.status < 200 || response.status >= 300) {
+              const body = yield* Exchange.errorBody(response)
+              if (isSessionLoss(response.status, body, sentWith)) {
+                sessionLoss(sentWith)
+                return "lost"
+              }
+              return `HTTP ${response.status}`
+            }
+            if (mediaType(response) !== "text/event-stream") return "a GET answer that is not an event stream"
+            yield* readEvents(response, at, stale, (bytes) => {
+              receiver.diagnose(`skipped a ${bytes}-byte event over the ${options.maxMessageBytes}-byte limit`)
+              return true
+            })
+            return "dropped"
+          })).pipe(Effect.catch((error) => Effect.succeed(error.message)))
+          if (stale()) return
+          if (outcome === "405") return giveUp("the server offers no GET stream (405)")
+          if (outcome === "lost") return giveUp("the server ended the session")
+          attempt = at.events > before ? 0 : attempt + 1
+          if (attempt >= options.maxResumeAttempts) return giveUp(`${attempt} resumptions in a row failed (${outcome})`)
+        }
+      })
+
+    /** The GET stream for server-initiated messages: opened once, resumed whenever it drops. */
+    const openStream = () => {
+      const at = SseReader.cursor()
+      run(
+        resume(
+          at,
+          () => false,
+          (reason) => {
+            if (!reason.includes("405")) receiver.diagnose(`the GET stream stopped: ${reason}`)
+          },
+          { server, method: "GET stream" },
+          true
+        ).pipe(withNames)
+      )
+    }
+
+    const failed = (id: number) => (error: Parameters<Receiver["failRequest"]>[1]) =>
+      Effect.sync(() => {
+        if (receiver.isPending(id)) receiver.failRequest(id, error)
+      })
+
+    const exchange = (
+      frame: Extract<Frame, { _tag: "Request" }>
+    ): Effect.Effect<void, never, HttpClient.HttpClient> => {
+      const who = { server, method: frame.method }
+      const fail = failed(frame.id)
+      const answered = () => !receiver.isPending(frame.id)
+      const at = SseReader.cursor()
+      return Effect.scoped(Effect.gen(function*() {
+        const sentWith = frame.method === "initialize" ? undefined : sessionId
+        const response = yield* Exchange.execute(client, url, post(frame, frame.method), who)
+        const status = response.status
+        if (status < 200 || status >= 300) {
+          const body = yield* Exchange.errorBody(response)
+          if (body.id === frame.id) return receiver.message(body.text)
+          if (isSessionLoss(status, body, sentWith)) {
+            sessionLoss(sentWith)
+            return yield* fail(new SessionExpired(who))
+          }
+          if (
+            frame.method === "initialize" && options.legacy !== undefined && legacy === undefined &&
+            (status === 400 || status === 404 || status === 405) &&
+            (body.code === undefined || !MODERN_CODES.has(body.code))
+          ) {
+            legacy = yield* Scope.provide(options.legacy(receiver, Exchange.statusError(response, body, who)), scope)
+            return legacy.send(frame)
+          }
+          return yield* fail(Exchange.statusError(response, body, who))
+        }
+        if (frame.method === "initialize") {
+          const id = response.headers["mcp-session-id"]
+          sessionId = id !== undefined && SESSION_ID.test(id) ? id : undefined
+        }
+        const type = mediaType(response)
+        if (type === "application/json") {
+          const body = yield* readBounded(response, options.maxMessageBytes).pipe(
+            Effect.mapError((error) =>
+              new ConnectionFailed({ ...who, url: Url.redact(url), reason: Exchange.describe(error) })
+            )
+          )
+          if (body._tag === "TooLarge") {
+            return yield* fail(
+              new MessageTooLarge({ ...who, bytes: body.bytes, limit: options.maxMessageBytes })
+            )
+          }
+          receiver.message(body.text)
+          if (!answered()) yield* fail(new ProtocolError({ ...who, detail: "the JSON reply did not answer it" }))
+          return
+        }
+        if (type === "text/event-stream") {
+          yield* readEvents(response, at, answered, (bytes) => {
+            receiver.failRequest(frame.id, new MessageTooLarge({ ...who, bytes, limit: options.maxMessageBytes }))
+            return false
+          })
+          if (answered()) return
+          if (at.lastEventId === undefined) {
+            return yield* fail(new StreamEnded({ ...who, reason: "it had no event id to resume from" }))
+          }
+          return yield* resume(
+            at,
+            answered,
+            (reason) => {
+              if (receiver.isPending(frame.id)) receiver.failRequest(frame.id, new StreamEnded({ ...who, reason }))
+            },
+            who,
+            false
+          )
+        }
+        return yield* fail(
+          status === 202 || status === 204
+            ? new ProtocolError({ ...who, detail: `HTTP ${status} carried no answer` })
+            : new ProtocolError({ ...who, detail: `an answer of type ${JSON.stringify(type.slice(0, 60))}` })
+        )
+      })).pipe(Effect.catch(fail), withNames)
+    }
+
+    /** A notification or a response: fire and forget, bounded; only a session loss or a failure is reported. */
+    const deliver = (frame: Exclude<Frame, { _tag: "Request" }>): Effect.Effect<void> => {
+      const method = frame._tag === "Notification" ? frame.method : "a response"
+      const who = { server, method }
+      const sentWith = sessionId
+      return Effect.scoped(Effect.gen(function*() {
+        const response = yield* Exchange.execute(client, url, post(frame, method), who)
+        if (response.status >= 200 && response.status < 300) {
+          if (method === "notifications/initialized") openStream()
+          return
+        }
+        const body = yield* Exchange.errorBody(response)
+        if (isSessionLoss(response.status, body, sentWith)) return sessionLoss(sentWith)
+        receiver.diagnose(Exchange.statusError(response, body, who).message)
+      })).pipe(
+        Effect.catch((error) => Effect.sync(() => receiver.diagnose(error.message))),
+        Effect.timeoutOption(options.notifyTimeoutMs),
+        Effect.asVoid,
+        withNames
+      )
+    }
+
+    const send = (frame: Frame): void => {
+      if (closed) return
+      if (legacy !== undefined) return legacy.send(frame)
+      if (frame._tag !== "Request") {
+        run(deliver(frame))
+        return
+      }
+      const fiber = run(exchange(frame))
+      exchanges.set(frame.id, fiber)
+      fiber.addObserver(() => {
+        if (exchanges.get(frame.id) === fiber) exchanges.delete(frame.id)
+      })
+    }
+
+    const close: Effect.Effect<void> = Effect.uninterruptible(Effect.suspend(() => {
+      if (closed) return Deferred.await(ended).pipe(Effect.asVoid)
+      closed = true
+      const ending = sessionId
+      const end = ending === undefined ? Effect.void : Effect.scoped(
+        Exchange.execute(
+          client,
+          url,
+          (target) => HttpClientRequest.delete(target).pipe(HttpClientRequest.setHeaders(headers("delete"))),
+          { server, method: "DELETE" }
+        )
+      ).pipe(Effect.ignore, Effect.timeoutOption(options.closeTimeoutMs), withNames)
+      return Effect.gen(function*() {
+        yield* FiberSet.clear(fibers)
+        if (legacy !== undefined) yield* legacy.close
+        yield* end
+        yield* Deferred.succeed(ended, { reason: "the transport was closed" })
+      })
+    }))
+    yield* Effect.addFinalizer(() => close)
+
+    return {
+      get kind() {
+        return legacy !== undefined ? "sse" : "http"
+      },
+      send,
+      abandon: (id) => {
+        if (legacy !== undefined) return legacy.abandon(id)
+        exchanges.get(id)?.interruptUnsafe()
+      },
+      established: (version) => {
+        if (legacy !== undefined) return legacy.established(version)
+        protocolVersion = version
+      },
+      ended: Effect.suspend(() => legacy !== undefined ? legacy.ended : Deferred.await(ended)),
+      close
+    } satisfies Transport
+  })

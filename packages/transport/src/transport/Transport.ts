@@ -1,0 +1,90 @@
+/**
+ * The message-level transport contract: what a session needs from a pipe to an MCP server.
+ *
+ * A transport moves whole JSON-RPC messages and reports its own end. It knows nothing of ids beyond routing
+ * (HTTP answers a request on the request's own exchange), nothing of deadlines and nothing of the handshake: the
+ * session owns those. Everything here is synchronous on purpose: `send` only queues, and the transport calls its
+ * `Receiver` from its own fibers, so the session's hot path (stdio) pays no Effect step per message.
+ *
+ * @since 0.2.0
+ */
+import type * as Effect from "effect/Effect"
+import type { HttpError } from "../HttpError.ts"
+import type { MessageTooLarge, ProtocolError } from "../McpError.ts"
+
+/**
+ * Which wire a transport speaks.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Kind = "stdio" | "http" | "sse"
+
+/**
+ * One outbound JSON-RPC message, already encoded (a newline-terminated JSON text).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Frame =
+  | { readonly _tag: "Request"; readonly id: number; readonly method: string; readonly text: string }
+  | { readonly _tag: "Notification"; readonly method: string; readonly text: string }
+  | { readonly _tag: "Response"; readonly text: string }
+
+/**
+ * Why a transport failed one request without an answer from the server.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type RequestFailure = HttpError | MessageTooLarge | ProtocolError
+
+/**
+ * What the session hands the transport: where inbound messages and per-request failures go. Called from the
+ * transport's fibers, synchronously; none of these may block.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Receiver {
+  /** One inbound JSON-RPC message, as its JSON text. */
+  readonly message: (text: string) => void
+  /** The transport gave up on request `id` (HTTP error, stream lost, body too large). */
+  readonly failRequest: (id: number, error: RequestFailure) => void
+  /** Whether request `id` still waits for an answer (so a stream that ended without it is resumed). */
+  readonly isPending: (id: number) => boolean
+  /** The server forgot the session (HTTP only): the session fails what is in flight and initializes again. */
+  readonly sessionLost: () => void
+  /** Something the server sent was skipped; logged as a warning by the session. */
+  readonly diagnose: (text: string) => void
+}
+
+/**
+ * How a transport ended by itself (not by `close`).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Ended {
+  readonly reason: string
+}
+
+/**
+ * A live transport. Built by each transport's `make` in a `Scope`; closing that scope ends it too.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Transport {
+  readonly kind: Kind
+  /** Queues one message. Never blocks and never fails: a request that cannot go out fails through the receiver. */
+  readonly send: (frame: Frame) => void
+  /** The session stopped waiting for request `id` (deadline, interruption): its HTTP exchange is aborted. */
+  readonly abandon: (id: number) => void
+  /** The handshake is done with this protocol version (sent as `MCP-Protocol-Version` from now on). */
+  readonly established: (protocolVersion: string) => void
+  /** Completes when the transport can no longer carry messages by itself (never before `close` for plain HTTP). */
+  readonly ended: Effect.Effect<Ended>
+  /** Ends the transport, bounded: aborts every exchange and stream and ends the session (`DELETE`) if any. */
+  readonly close: Effect.Effect<void>
+}
