@@ -276,8 +276,14 @@ export const make = (
           const seen = yield* generation(key)
           yield* mutex.withPermit(
             Effect.gen(function*() {
-              // Tokens arrived while this challenge waited (concurrent 401s): retry with them instead.
-              if (challenge.status === 401 && (yield* generation(key)) !== seen) return
+              // Tokens arrived while this challenge waited (concurrent 401s, or a concurrent step-up that already
+              // covers the challenged scope): retry with them instead.
+              if ((yield* generation(key)) !== seen) {
+                if (challenge.status === 401) return
+                const scope = Option.getOrUndefined(WwwAuthenticate.bearer(challenge.wwwAuthenticate))?.scope
+                const held = yield* store.getTokens(key)
+                if (Option.isSome(held) && Scopes.covers(held.value.scope, scope)) return
+              }
               yield* handle(server, challenge)
             })
           )

@@ -294,9 +294,21 @@ export const startAuthServer = (options = {}) =>
         res.writeHead(401, { "www-authenticate": `Bearer ${params.join(", ")}`.trim() })
         return res.end()
       }
+      if (r.method === "GET") {
+        // No server-to-client stream here (a streamable HTTP server may refuse the GET with 405).
+        res.writeHead(405)
+        return res.end()
+      }
       const scopes = (held.scope ?? "").split(" ")
+      const rpc =
+        /** @type {{ id?: unknown, method?: unknown, params?: { protocolVersion?: unknown } } | undefined} */ (
+          typeof r.json === "object" && r.json !== null ? r.json : undefined
+        )
+      // The required scope guards tools/call (and a bare POST); initialize and tools/list need only a token.
+      const guarded = rpc === undefined || rpc.method === "tools/call"
       if (
-        options.scopeLoop === true || (options.requiredScope !== undefined && !scopes.includes(options.requiredScope))
+        options.scopeLoop === true ||
+        (guarded && options.requiredScope !== undefined && !scopes.includes(options.requiredScope))
       ) {
         const wanted = options.requiredScope ?? "more"
         res.writeHead(403, {
@@ -305,7 +317,36 @@ export const startAuthServer = (options = {}) =>
         })
         return res.end()
       }
+      if (rpc !== undefined) return answerRpc(rpc, res)
       sendJson(res, 200, { ok: true, scope: held.scope ?? null })
+    }
+
+    /**
+     * A minimal MCP server behind the token: initialize, tools/list (one tool, `whoami`) and tools/call.
+     *
+     * @param {{ id?: unknown, method?: unknown, params?: { protocolVersion?: unknown } }} rpc
+     * @param {import("node:http").ServerResponse} res
+     */
+    const answerRpc = (rpc, res) => {
+      if (rpc.id === undefined) {
+        res.writeHead(202)
+        return res.end()
+      }
+      const result = rpc.method === "initialize"
+        ? {
+          protocolVersion: typeof rpc.params?.protocolVersion === "string" ? rpc.params.protocolVersion : "2025-11-25",
+          capabilities: { tools: {} },
+          serverInfo: { name: "fake-auth-mcp", version: "0.1.0" }
+        }
+        : rpc.method === "tools/list"
+        ? { tools: [{ name: "whoami", description: "Says who called", inputSchema: { type: "object" } }] }
+        : rpc.method === "tools/call"
+        ? { content: [{ type: "text", text: "authorized" }] }
+        : undefined
+      if (result === undefined) {
+        return sendJson(res, 200, { jsonrpc: "2.0", id: rpc.id, error: { code: -32601, message: "Method not found" } })
+      }
+      sendJson(res, 200, { jsonrpc: "2.0", id: rpc.id, result })
     }
 
     server.on("error", reject)
