@@ -11,4 +11,13 @@ import { fileURLToPath } from "node:url"
  */
 export const serverPath = fileURLToPath(new URL("./server.mjs", import.meta.url))
 
+/**
+ * The absolute path of `http-server.mjs`, the fake MCP server over HTTP on 127.0.0.1 (Streamable HTTP or
+ * legacy HTTP+SSE, with fault switches; see the README's "The HTTP fake server").
+ *
+ * @since 0.1.0
+ * @type {string}
+ */
+export const httpServerPath = fileURLToPath(new URL("./http-server.mjs", import.meta.url))
+
 export { modeEnvVar, modes, numberOptions, stringOptions } from "./vocabulary.mjs"

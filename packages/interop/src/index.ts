@@ -7,3 +7,8 @@
 
 /** @since 0.1.0 */
 export * as ReferenceServers from "./ReferenceServers.ts"
+
+/**
+ * @since 0.1.0
+ */
+export * as HttpPeers from "./HttpPeers.ts"

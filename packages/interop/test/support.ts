@@ -101,3 +101,21 @@ export const waitUntil = (check: () => boolean, what: string, limitMs = 5_000): 
     Effect.asVoid,
     Effect.timeoutOrElse({ duration: limitMs, orElse: () => Effect.die(new Error(`timed out waiting for: ${what}`)) })
   )
+
+/** The tools server-everything 2026.8.31 lists, in its order (over stdio and over HTTP alike). */
+export const EVERYTHING_TOOLS = [
+  "echo",
+  "get-annotated-message",
+  "get-env",
+  "get-resource-links",
+  "get-resource-reference",
+  "get-structured-content",
+  "get-sum",
+  "get-tiny-image",
+  "gzip-file-as-resource",
+  "toggle-simulated-logging",
+  "toggle-subscriber-updates",
+  "trigger-long-running-operation",
+  // Registered once `notifications/initialized` arrives (the cause of the list_changed burst).
+  "simulate-research-query"
+]

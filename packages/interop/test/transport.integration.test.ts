@@ -11,7 +11,7 @@ import { Effect, Fiber, FileSystem, Option, Schema } from "effect"
 import * as Path from "node:path"
 import * as ReferenceServers from "../src/ReferenceServers.ts"
 import type { Closed } from "./support.ts"
-import { field, notifications, texts, waitUntil, withServer } from "./support.ts"
+import { EVERYTHING_TOOLS, field, notifications, texts, waitUntil, withServer } from "./support.ts"
 
 const LIST_CHANGED = "notifications/tools/list_changed"
 const PROTOCOL_VERSION = "2025-11-25"
@@ -43,23 +43,6 @@ const hints = (tool: Tool.DiscoveredTool) => ({
   idempotentHint: Tool.hint(tool, "idempotentHint"),
   openWorldHint: Tool.hint(tool, "openWorldHint")
 })
-
-const EVERYTHING_TOOLS = [
-  "echo",
-  "get-annotated-message",
-  "get-env",
-  "get-resource-links",
-  "get-resource-reference",
-  "get-structured-content",
-  "get-sum",
-  "get-tiny-image",
-  "gzip-file-as-resource",
-  "toggle-simulated-logging",
-  "toggle-subscriber-updates",
-  "trigger-long-running-operation",
-  // Registered once `notifications/initialized` arrives (the cause of the list_changed burst).
-  "simulate-research-query"
-]
 
 const FILESYSTEM_TOOLS = [
   "read_file",

@@ -19,6 +19,7 @@
  */
 import { Effect } from "effect"
 import { ChildProcess, ChildProcessSpawner } from "effect/process"
+import * as FakeHttpServer from "./FakeHttpServer.ts"
 import * as FakeServer from "./FakeServer.ts"
 import { LeakedProcesses, type ProcessEntry, ProcessScanFailed } from "./TestingError.ts"
 
@@ -29,7 +30,7 @@ import { LeakedProcesses, type ProcessEntry, ProcessScanFailed } from "./Testing
  * @category models
  */
 export interface Options {
-  /** The path to look for in each command line (default {@link FakeServer.serverPath}). */
+  /** The path to look for in each command line (default: the stdio and the HTTP fake server). */
   readonly serverPath?: string | undefined
   /**
    * This run's id. When set, processes tagged with another run's `run-id=<id>` are left alone
@@ -64,8 +65,10 @@ export const parsePs = (output: string): ReadonlyArray<ProcessEntry> => {
  * @category predicates
  */
 export const isFakeServer = (entry: ProcessEntry, options: Options = {}): boolean => {
-  const path = options.serverPath ?? FakeServer.serverPath
-  if (!entry.args.includes(path)) return false
+  const paths = options.serverPath === undefined
+    ? [FakeServer.serverPath, FakeHttpServer.serverPath]
+    : [options.serverPath]
+  if (!paths.some((path) => entry.args.includes(path))) return false
   if (options.runId === undefined) return true
   const words = entry.args.split(/\s+/)
   const runTokens = words.filter((w) => w.startsWith("run-id="))

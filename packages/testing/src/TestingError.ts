@@ -55,3 +55,19 @@ export class ProcessScanFailed extends Schema.TaggedError<ProcessScanFailed>()("
     return `Could not list running processes with ps: ${this.reason}.`
   }
 }
+
+/**
+ * The HTTP fake server did not come up: it exited, or printed something other than its `{"url":…}`
+ * line, before it was listening.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class FakeHttpServerFailed extends Schema.TaggedError<FakeHttpServerFailed>()("FakeHttpServerFailed", {
+  reason: Schema.String,
+  cause: Schema.optional(Schema.Defect())
+}) {
+  override get message(): string {
+    return `The HTTP fake server did not start: ${this.reason}.`
+  }
+}

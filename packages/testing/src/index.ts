@@ -24,3 +24,6 @@ export * as Processes from "./Processes.ts"
 
 /** @since 0.2.0 */
 export * as HttpPeer from "./HttpPeer.ts"
+
+/** @since 0.1.0 */
+export * as FakeHttpServer from "./FakeHttpServer.ts"

@@ -2,6 +2,7 @@ import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
+import * as FakeHttpServer from "../src/FakeHttpServer.ts"
 import * as FakeServer from "../src/FakeServer.ts"
 import * as LeakGuard from "../src/LeakGuard.ts"
 import { LeakedProcesses } from "../src/TestingError.ts"
@@ -38,6 +39,16 @@ describe("LeakGuard", () => {
       assert.isFalse(LeakGuard.isFakeServer(entry(`node ${path} plain run-id=r2`), options))
       assert.isFalse(LeakGuard.isFakeServer(entry("node /elsewhere/server.mjs run-id=r1"), options))
       assert.isTrue(LeakGuard.isFakeServer(entry(`node ${path} plain run-id=r2`), { serverPath: path }))
+    }))
+
+  it.effect("isFakeServer matches the HTTP fake server too when no serverPath is given", () =>
+    Effect.sync(() => {
+      const entry = (args: string) => ({ pid: 1, args })
+      const http = FakeHttpServer.serverPath
+      assert.isTrue(LeakGuard.isFakeServer(entry(`node ${http} reply=sse run-id=r1`), { runId: "r1" }))
+      assert.isFalse(LeakGuard.isFakeServer(entry(`node ${http} reply=sse run-id=r2`), { runId: "r1" }))
+      assert.isTrue(LeakGuard.isFakeServer(entry(`node ${FakeServer.serverPath} plain`), { runId: "r1" }))
+      assert.isFalse(LeakGuard.isFakeServer(entry(`node ${http} plain`), { serverPath: FakeServer.serverPath }))
     }))
 
   it.live("scan finds a running fake server and its grandchild", () =>

@@ -1,0 +1,115 @@
+// Starts the HTTP fake server in this process on 127.0.0.1 and routes requests to the Streamable
+// HTTP or the legacy HTTP+SSE handler. `GET /_fake/requests` returns the request log as JSON.
+import { createServer } from "node:http"
+import { createLegacySse } from "./legacy.mjs"
+import { parseTokens } from "./options.mjs"
+import { createStreamable, MCP_PATHS } from "./streamable.mjs"
+
+const MAX_BODY_BYTES = 4 * 1024 * 1024
+
+/**
+ * Starts a server for `tokens`. Resolves to `{ url, port, origin, requests, close }`; rejects on a bad
+ * token or a port that cannot be bound. `close()` ends every connection and resolves once the socket
+ * is closed.
+ */
+export function startFakeHttpServer(tokens = []) {
+  const parsed = parseTokens(tokens)
+  if (parsed.error !== undefined) return Promise.reject(new Error(`fake-mcp-http-server: ${parsed.error}`))
+  const { flags, opts } = parsed
+  const label = tokens.filter((t) => !t.startsWith("run-id=")).join(",") || "streamable"
+  const legacy = flags.has("legacy-sse")
+  const timers = new Set()
+  const requests = []
+  let port = 0
+  const config = { flags, opts, label, port: () => port, timers }
+  const handler = legacy ? createLegacySse(config) : createStreamable(config)
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1")
+    const entry = {
+      method: req.method,
+      path: url.pathname,
+      host: req.headers.host,
+      sessionId: req.headers["mcp-session-id"],
+      protocolVersion: req.headers["mcp-protocol-version"],
+      lastEventId: req.headers["last-event-id"],
+      authorization: req.headers.authorization === undefined ? undefined : "<present>"
+    }
+    if (url.pathname === "/_fake/requests" && req.method === "GET") {
+      res.writeHead(200, { "content-type": "application/json" })
+      return res.end(JSON.stringify(requests))
+    }
+    requests.push(entry)
+    res.on("close", () => {
+      entry.status = res.headersSent ? res.statusCode : undefined
+    })
+    const notFound = () => {
+      res.writeHead(404, { "content-type": "text/plain" })
+      res.end(`Cannot ${req.method} ${url.pathname}`)
+    }
+    const methodNotAllowed = (allow) => {
+      res.writeHead(405, { allow, "content-type": "text/plain" })
+      res.end(`${req.method} is not allowed on ${url.pathname}`)
+    }
+    const withBody = (use) => {
+      const chunks = []
+      let size = 0
+      req.on("data", (chunk) => {
+        size += chunk.length
+        if (size > MAX_BODY_BYTES) {
+          res.writeHead(413, { "content-type": "text/plain", connection: "close" })
+          res.end("Payload Too Large")
+          req.destroy()
+          return
+        }
+        chunks.push(chunk)
+      })
+      req.on("end", () => {
+        if (size <= MAX_BODY_BYTES) use(Buffer.concat(chunks).toString("utf8"))
+      })
+    }
+    if (legacy) {
+      if (url.pathname === "/sse") {
+        if (req.method === "GET") return handler.get(req, res, entry)
+        return methodNotAllowed("GET")
+      }
+      if (url.pathname === "/message") {
+        if (req.method === "POST") return withBody((body) => handler.post(req, res, body, entry, url))
+        return methodNotAllowed("POST")
+      }
+      return notFound()
+    }
+    if (!MCP_PATHS.has(url.pathname)) return notFound()
+    switch (req.method) {
+      case "POST":
+        return withBody((body) => handler.post(req, res, body, entry))
+      case "GET":
+        return handler.get(req, res, entry)
+      case "DELETE":
+        return handler.del(req, res, entry)
+      default:
+        return methodNotAllowed("GET, POST, DELETE")
+    }
+  })
+
+  return new Promise((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(opts.port, "127.0.0.1", () => {
+      server.off("error", reject)
+      port = server.address().port
+      const origin = `http://127.0.0.1:${port}`
+      let closing
+      const close = () => {
+        closing ??= new Promise((done) => {
+          for (const timer of timers) clearTimeout(timer)
+          timers.clear()
+          handler.close()
+          server.close(() => done())
+          server.closeAllConnections()
+        })
+        return closing
+      }
+      resolve({ url: `${origin}${legacy ? "/sse" : "/mcp"}`, port, origin, requests, close, label })
+    })
+  })
+}

@@ -1,0 +1,120 @@
+/**
+ * `pnpm conformance`: runs every non-auth client scenario of the official MCP conformance suite
+ * (`@modelcontextprotocol/conformance`, pinned in the catalog) that applies at `--spec-version 2025-11-25`
+ * against `client.ts`, natively over HTTP, with `baseline.yml` as `--expected-failures`. The suite exits
+ * non-zero on a failure that is not in the baseline and on a baseline entry that now passes (stale), so
+ * the file stays honest.
+ *
+ * The scenario list is read from the suite's own `list` command, so a newer suite's scenarios are run
+ * (and fail until they pass or are baselined). Each scenario runs in turn, bounded by `--timeout`.
+ *
+ * One check on top of the suite's: a scenario that recorded no check at all fails. The suite's baseline
+ * logic counts "no failed check" as a pass, so a client that exits before it connects would otherwise
+ * pass `initialize` (seen with a client that did nothing).
+ *
+ *   pnpm conformance                      # every scenario
+ *   pnpm conformance sse-retry initialize # only these
+ */
+import { spawnSync } from "node:child_process"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { createRequire } from "node:module"
+import { tmpdir } from "node:os"
+import * as Path from "node:path"
+import { fileURLToPath } from "node:url"
+
+const SPEC_VERSION = "2025-11-25"
+const SCENARIO_TIMEOUT_MS = "30000"
+const here = Path.dirname(fileURLToPath(import.meta.url))
+const baseline = Path.join(here, "baseline.yml")
+const client = Path.join(here, "client.ts")
+const require = createRequire(import.meta.url)
+const suiteEntry = Path.join(
+  Path.dirname(require.resolve("@modelcontextprotocol/conformance/package.json")),
+  "dist",
+  "index.js"
+)
+const suiteVersion = (require("@modelcontextprotocol/conformance/package.json") as { version: string }).version
+
+const runSuite = (args: ReadonlyArray<string>, inherit: boolean) =>
+  spawnSync(process.execPath, [suiteEntry, ...args], {
+    encoding: "utf8",
+    stdio: inherit ? "inherit" : "pipe",
+    // A whole scenario is bounded by --timeout; this is a backstop for a hung runner.
+    timeout: 5 * 60 * 1000
+  })
+
+/** Client scenarios from `conformance list`: `  - name [v1,v2]` lines after "Client scenarios". */
+const clientScenarios = (): Array<string> => {
+  const listed = runSuite(["list"], false)
+  if (listed.status !== 0) throw new Error(`conformance list failed: ${listed.stderr}`)
+  const section = listed.stdout.slice(listed.stdout.indexOf("Client scenarios"))
+  const scenarios: Array<string> = []
+  for (const [index, line] of section.split("\n").entries()) {
+    if (index > 0 && /^\S/.test(line)) break // the next section ("Authorization server scenarios")
+    const match = /^\s+- (\S+) \[([^\]]*)\]/.exec(line)
+    if (match === null) continue
+    const [, name = "", versions = ""] = match
+    if (!name.startsWith("auth/") && versions.split(",").includes(SPEC_VERSION)) scenarios.push(name)
+  }
+  if (scenarios.length === 0) throw new Error(`no client scenarios found in:\n${listed.stdout}`)
+  return scenarios
+}
+
+/** How many checks the scenario's run recorded (its `checks.json` under `dir`). */
+const checksRecorded = (dir: string): number => {
+  const files = readdirSync(dir).map((run) => Path.join(dir, run, "checks.json")).filter((file) => existsSync(file))
+  const checks: unknown = files.length === 1 ? JSON.parse(readFileSync(files[0] ?? "", "utf8")) : []
+  return Array.isArray(checks) ? checks.length : 0
+}
+
+const say = (line: string): void => {
+  process.stdout.write(`${line}\n`)
+}
+
+const requested = process.argv.slice(2)
+const scenarios = requested.length > 0 ? requested : clientScenarios()
+say(
+  `conformance ${suiteVersion} at ${SPEC_VERSION}: ${scenarios.length} client scenario(s): ${scenarios.join(", ")}`
+)
+const started = performance.now()
+const failed: Array<string> = []
+const outputs = mkdtempSync(Path.join(tmpdir(), "mcp-fleet-conformance-"))
+for (const scenario of scenarios) {
+  const t0 = performance.now()
+  const output = mkdtempSync(Path.join(outputs, "run-"))
+  const result = runSuite([
+    "client",
+    "--command",
+    `${process.execPath} ${client}`,
+    "--scenario",
+    scenario,
+    "--spec-version",
+    SPEC_VERSION,
+    "--timeout",
+    SCENARIO_TIMEOUT_MS,
+    "--expected-failures",
+    baseline,
+    "--output-dir",
+    output
+  ], true)
+  const seconds = ((performance.now() - t0) / 1000).toFixed(1)
+  const recorded = checksRecorded(output)
+  const verdict = recorded === 0
+    ? "FAILED (no check was recorded: the client did nothing the suite could observe)"
+    : result.status === 0
+    ? `ok (${recorded} checks: passed, or failed as the baseline expects)`
+    : `FAILED (exit ${result.status ?? result.signal})`
+  say(`conformance: ${scenario}: ${verdict} in ${seconds} s`)
+  if (recorded === 0 || result.status !== 0) failed.push(scenario)
+}
+rmSync(outputs, { recursive: true, force: true })
+const total = ((performance.now() - started) / 1000).toFixed(1)
+if (failed.length > 0) {
+  say(
+    `conformance: ${failed.length} scenario(s) disagree with ${Path.relative(process.cwd(), baseline)}: ${
+      failed.join(", ")
+    } (${total} s)`
+  )
+  process.exit(1)
+}
+say(`conformance: all ${scenarios.length} scenario(s) agree with the baseline (${total} s)`)
