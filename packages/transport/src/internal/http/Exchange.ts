@@ -4,11 +4,14 @@
  *
  * @internal
  */
+import { McpAuth } from "@mcp-fleet/auth"
 import * as Effect from "effect/Effect"
 import type * as HttpClient from "effect/http/HttpClient"
 import type * as HttpClientError from "effect/http/HttpClientError"
-import type * as HttpClientRequest from "effect/http/HttpClientRequest"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import { ConnectionFailed, HttpStatusError, RedirectRefused } from "../../HttpError.ts"
 import * as JsonRpc from "../JsonRpc.ts"
@@ -43,11 +46,11 @@ export const describe = (error: HttpClientError.HttpClientError): string => {
 }
 
 /**
- * Sends `build(url)` and follows redirects while they stay on the origin of `url` (307/308 keep the method and
+ * Sends `build(url)` once and follows redirects while they stay on the origin of `url` (307/308 keep the method and
  * body; 301/302/303 are followed for GET only). The response lives in the caller's scope: closing it aborts the
  * request and releases the connection.
  */
-export const execute = (
+const executeOnce = (
   client: HttpClient.HttpClient.With<HttpClientError.HttpClientError, Scope.Scope>,
   url: URL,
   build: (url: URL) => HttpClientRequest.HttpClientRequest,
@@ -82,6 +85,61 @@ export const execute = (
   }
   return loop(url, 0)
 }
+
+/** Challenges (a 401, then a 403 step-up) answered per exchange before its status is returned to the caller. */
+const MAX_CHALLENGES = 2
+
+/**
+ * Sends `build(url)` and follows redirects while they stay on the origin of `url` (see `executeOnce`). When the
+ * program provides `McpAuth`, every request carries its Authorization header, and a 401 or 403 goes to
+ * `McpAuth.onChallenge` (discovery, authorization, refresh or step-up) and the request is sent again; when
+ * authorization cannot be completed, the reason is logged and the 401/403 is returned as it came.
+ */
+export const execute = (
+  client: HttpClient.HttpClient.With<HttpClientError.HttpClientError, Scope.Scope>,
+  url: URL,
+  build: (url: URL) => HttpClientRequest.HttpClientRequest,
+  who: Origin
+): Effect.Effect<HttpClientResponse.HttpClientResponse, ConnectionFailed | RedirectRefused, Scope.Scope> =>
+  Effect.gen(function*() {
+    const found = yield* Effect.serviceOption(McpAuth.McpAuth)
+    if (Option.isNone(found)) return yield* executeOnce(client, url, build, who)
+    const auth = found.value
+    const server = url.href
+    const send = Effect.gen(function*() {
+      const headers = yield* auth.headers(server)
+      return yield* executeOnce(client, url, (target) => {
+        let request = build(target)
+        for (const [name, value] of Object.entries(headers)) {
+          request = HttpClientRequest.setHeader(request, name, Redacted.value(value))
+        }
+        return request
+      }, who)
+    })
+    let response = yield* send
+    for (
+      let challenges = 0;
+      challenges < MAX_CHALLENGES && (response.status === 401 || response.status === 403);
+      challenges++
+    ) {
+      const answered = yield* auth.onChallenge(server, {
+        status: response.status,
+        wwwAuthenticate: response.headers["www-authenticate"]
+      }).pipe(
+        Effect.as(true),
+        Effect.catch((error) =>
+          Effect.logWarning("Authorization could not be completed").pipe(
+            Effect.annotateLogs({ server: who.server, reason: error.message }),
+            Effect.as(false)
+          )
+        )
+      )
+      if (!answered) return response
+      response = yield* send
+    }
+    if (response.status < 400) yield* auth.onSuccess(server)
+    return response
+  })
 
 /** What an error body said, when it is a JSON-RPC error (`code` and `message`). */
 export interface ErrorBody {

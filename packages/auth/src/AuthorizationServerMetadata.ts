@@ -1,0 +1,104 @@
+/**
+ * Authorization-server metadata (RFC 8414, OpenID Connect Discovery), found at the well-known URLs in the
+ * order the MCP authorization spec gives, with path insertion for an issuer that has a path. A document whose
+ * `issuer` is not exactly the issuer asked for is discarded.
+ *
+ * @since 0.1.0
+ */
+import { Effect, Option, Schema } from "effect"
+import type { HttpClient } from "effect/http"
+import { DiscoveryFailed } from "./AuthError.ts"
+import { fetchDocument } from "./internal/httpJson.ts"
+
+/**
+ * The fields of authorization-server metadata that an MCP client uses.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const AuthorizationServerMetadata = Schema.Struct({
+  issuer: Schema.String,
+  authorization_endpoint: Schema.String,
+  token_endpoint: Schema.String,
+  registration_endpoint: Schema.optionalKey(Schema.String),
+  scopes_supported: Schema.optionalKey(Schema.Array(Schema.String)),
+  code_challenge_methods_supported: Schema.optionalKey(Schema.Array(Schema.String)),
+  token_endpoint_auth_methods_supported: Schema.optionalKey(Schema.Array(Schema.String)),
+  grant_types_supported: Schema.optionalKey(Schema.Array(Schema.String)),
+  client_id_metadata_document_supported: Schema.optionalKey(Schema.Boolean),
+  authorization_response_iss_parameter_supported: Schema.optionalKey(Schema.Boolean)
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type AuthorizationServerMetadata = typeof AuthorizationServerMetadata.Type
+
+const decode = Schema.decodeUnknownOption(AuthorizationServerMetadata)
+
+/**
+ * The metadata URLs for `issuer`, in the spec's order. With a path:
+ * `oauth-authorization-server` and `openid-configuration` with path insertion, then `<issuer>/.well-known/openid-configuration`.
+ * Without: `oauth-authorization-server`, then `openid-configuration`.
+ *
+ * @since 0.1.0
+ * @category urls
+ */
+export const candidateUrls = (issuer: string): ReadonlyArray<string> => {
+  const url = new URL(issuer)
+  const path = url.pathname.replace(/\/$/, "")
+  if (path === "") {
+    return [
+      `${url.origin}/.well-known/oauth-authorization-server`,
+      `${url.origin}/.well-known/openid-configuration`
+    ]
+  }
+  return [
+    `${url.origin}/.well-known/oauth-authorization-server${path}`,
+    `${url.origin}/.well-known/openid-configuration${path}`,
+    `${url.origin}${path}/.well-known/openid-configuration`
+  ]
+}
+
+/**
+ * The default endpoints of a 2025-03-26 server that publishes no metadata: `/authorize`, `/token` and
+ * `/register` at the server's origin, PKCE S256 assumed (that revision's rule).
+ *
+ * @since 0.1.0
+ * @category discovery
+ */
+export const legacyDefaults = (origin: string): AuthorizationServerMetadata => ({
+  issuer: origin,
+  authorization_endpoint: `${origin}/authorize`,
+  token_endpoint: `${origin}/token`,
+  registration_endpoint: `${origin}/register`,
+  code_challenge_methods_supported: ["S256"]
+})
+
+/**
+ * Finds the metadata of `issuer`, trying {@link candidateUrls} in order and discarding any document whose
+ * `issuer` differs (exact string comparison).
+ *
+ * @since 0.1.0
+ * @category discovery
+ */
+export const discover = (
+  issuer: string
+): Effect.Effect<AuthorizationServerMetadata, DiscoveryFailed, HttpClient.HttpClient> =>
+  Effect.gen(function*() {
+    const tried: Array<string> = []
+    for (const candidate of candidateUrls(issuer)) {
+      tried.push(candidate)
+      const metadata = yield* fetchDocument(candidate, decode)
+      if (Option.isNone(metadata)) continue
+      if (metadata.value.issuer !== issuer) {
+        yield* Effect.logWarning("Discarded authorization server metadata whose issuer does not match").pipe(
+          Effect.annotateLogs({ url: candidate, expected: issuer, advertised: metadata.value.issuer })
+        )
+        continue
+      }
+      return metadata.value
+    }
+    return yield* new DiscoveryFailed({ what: "authorization server metadata", tried })
+  })

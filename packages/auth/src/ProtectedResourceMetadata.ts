@@ -1,0 +1,107 @@
+/**
+ * Protected Resource Metadata (RFC 9728): which authorization servers protect an MCP server, and which scopes
+ * it knows. Found at the `resource_metadata` URL of a challenge, else at the path-based well-known URL, then at
+ * the root well-known URL.
+ *
+ * @since 0.1.0
+ */
+import { Effect, Option, Schema } from "effect"
+import type { HttpClient } from "effect/http"
+import { DiscoveryFailed, ResourceMismatch } from "./AuthError.ts"
+import { fetchDocument } from "./internal/httpJson.ts"
+
+/**
+ * The fields of a Protected Resource Metadata document that an MCP client uses.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const ProtectedResourceMetadata = Schema.Struct({
+  resource: Schema.String,
+  authorization_servers: Schema.optionalKey(Schema.Array(Schema.String)),
+  scopes_supported: Schema.optionalKey(Schema.Array(Schema.String))
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type ProtectedResourceMetadata = typeof ProtectedResourceMetadata.Type
+
+const decode = Schema.decodeUnknownOption(ProtectedResourceMetadata)
+
+/**
+ * The canonical URI of an MCP server for the `resource` parameter (RFC 8707): no fragment, no query, and no
+ * trailing slash on an empty path.
+ *
+ * @since 0.1.0
+ * @category urls
+ */
+export const canonicalResource = (serverUrl: string | URL): string => {
+  const url = new URL(serverUrl)
+  url.hash = ""
+  url.search = ""
+  const href = url.href
+  return url.pathname === "/" ? href.slice(0, -1) : href
+}
+
+/**
+ * The URLs to ask, in order: the challenge's `resource_metadata`, then
+ * `/.well-known/oauth-protected-resource<path>` (when the server URL has a path), then the root well-known.
+ *
+ * @since 0.1.0
+ * @category urls
+ */
+export const candidateUrls = (serverUrl: string | URL, resourceMetadata: string | undefined): ReadonlyArray<string> => {
+  const url = new URL(serverUrl)
+  const path = url.pathname === "/" ? "" : url.pathname.replace(/\/$/, "")
+  const urls = [
+    ...(resourceMetadata === undefined ? [] : [resourceMetadata]),
+    ...(path === "" ? [] : [`${url.origin}/.well-known/oauth-protected-resource${path}`]),
+    `${url.origin}/.well-known/oauth-protected-resource`
+  ]
+  return [...new Set(urls)]
+}
+
+/**
+ * Whether metadata advertising `advertised` may be used for the MCP server at `serverUrl` (RFC 9728 §3.3):
+ * the same origin, and the server's path at or below the advertised path.
+ *
+ * @since 0.1.0
+ * @category validation
+ */
+export const resourceMatches = (serverUrl: string, advertised: string): boolean => {
+  const server = URL.parse(canonicalResource(serverUrl))
+  const resource = URL.parse(advertised)
+  if (server === null || resource === null || server.origin !== resource.origin) return false
+  const base = resource.pathname.replace(/\/$/, "")
+  return server.pathname === base || server.pathname.startsWith(`${base}/`) || base === ""
+}
+
+/**
+ * Finds the Protected Resource Metadata of the MCP server at `serverUrl`, trying {@link candidateUrls} in order.
+ * A candidate that answers non-2xx or not the metadata is skipped; a document for another resource is refused.
+ *
+ * @since 0.1.0
+ * @category discovery
+ */
+export const discover = (
+  serverUrl: string,
+  resourceMetadata: string | undefined
+): Effect.Effect<ProtectedResourceMetadata, DiscoveryFailed | ResourceMismatch, HttpClient.HttpClient> =>
+  Effect.gen(function*() {
+    const tried: Array<string> = []
+    for (const candidate of candidateUrls(serverUrl, resourceMetadata)) {
+      tried.push(candidate)
+      const metadata = yield* fetchDocument(candidate, decode)
+      if (Option.isNone(metadata)) continue
+      if (!resourceMatches(serverUrl, metadata.value.resource)) {
+        return yield* new ResourceMismatch({
+          expected: canonicalResource(serverUrl),
+          advertised: metadata.value.resource
+        })
+      }
+      return metadata.value
+    }
+    return yield* new DiscoveryFailed({ what: "protected resource metadata", tried })
+  })

@@ -1,0 +1,135 @@
+/**
+ * The token endpoint: exchanging an authorization code (with the PKCE verifier) and refreshing, with client
+ * authentication `client_secret_basic`, `client_secret_post` or `none`, and the resource indicator (RFC 8707)
+ * on every request. Secrets travel only in the form body or the Authorization header, never in a URL.
+ *
+ * @since 0.1.0
+ */
+import { Clock, type Duration, Effect, Option, Redacted, Schema } from "effect"
+import * as Base64 from "effect/encoding/Base64"
+import { type HttpClient, HttpClientRequest } from "effect/http"
+import { TokenRequestFailed } from "./AuthError.ts"
+import type { AuthorizationServerMetadata } from "./AuthorizationServerMetadata.ts"
+import { exchangeJson, MAX_BODY_BYTES } from "./internal/httpJson.ts"
+import type { ClientCredentials, Tokens } from "./TokenStore.ts"
+
+const TokenResponse = Schema.Struct({
+  access_token: Schema.String,
+  token_type: Schema.String,
+  expires_in: Schema.optionalKey(Schema.Number),
+  refresh_token: Schema.optionalKey(Schema.String),
+  scope: Schema.optionalKey(Schema.String)
+})
+const decodeTokens = Schema.decodeUnknownOption(TokenResponse)
+const decodeOAuthError = Schema.decodeUnknownOption(Schema.Struct({ error: Schema.String }))
+
+/**
+ * A grant to send to the token endpoint.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Grant =
+  | {
+    readonly _tag: "authorization_code"
+    readonly code: Redacted.Redacted<string>
+    readonly verifier: Redacted.Redacted<string>
+    readonly redirectUri: string
+  }
+  | {
+    readonly _tag: "refresh_token"
+    readonly refreshToken: Redacted.Redacted<string>
+    readonly scope?: string | undefined
+  }
+
+/**
+ * How long a token request may take before it fails.
+ *
+ * @since 0.1.0
+ * @category defaults
+ */
+export const DEFAULT_TIMEOUT: Duration.Input = "30 seconds"
+
+const formEncode = (value: string): string => encodeURIComponent(value).replace(/%20/g, "+")
+
+/**
+ * Sends `grant` for `resource` and returns the tokens. A refresh that returns no new refresh token keeps the
+ * old one (rotation is handled: a new one replaces it).
+ *
+ * @since 0.1.0
+ * @category token
+ */
+export const request = (options: {
+  readonly metadata: AuthorizationServerMetadata
+  readonly client: ClientCredentials
+  readonly resource: string
+  readonly grant: Grant
+  readonly requestedScope?: string | undefined
+  readonly timeout?: Duration.Input | undefined
+}): Effect.Effect<Tokens, TokenRequestFailed, HttpClient.HttpClient> =>
+  Effect.gen(function*() {
+    const { client, grant, metadata, resource } = options
+    const endpoint = metadata.token_endpoint
+    const fail = (reason: string, extra: { oauthError?: string; cause?: unknown } = {}) =>
+      new TokenRequestFailed({ endpoint, grant: grant._tag, reason, ...extra })
+    const params: Array<[string, string]> = grant._tag === "authorization_code"
+      ? [
+        ["grant_type", "authorization_code"],
+        ["code", Redacted.value(grant.code)],
+        ["redirect_uri", grant.redirectUri],
+        ["code_verifier", Redacted.value(grant.verifier)]
+      ]
+      : [
+        ["grant_type", "refresh_token"],
+        ["refresh_token", Redacted.value(grant.refreshToken)],
+        ...(grant.scope === undefined ? [] : [["scope", grant.scope] as [string, string]])
+      ]
+    params.push(["resource", resource])
+    if (client.authMethod !== "client_secret_basic") params.push(["client_id", client.clientId])
+    if (client.authMethod === "client_secret_post" && client.clientSecret !== undefined) {
+      params.push(["client_secret", Redacted.value(client.clientSecret)])
+    }
+    let req = HttpClientRequest.post(endpoint).pipe(
+      HttpClientRequest.acceptJson,
+      HttpClientRequest.bodyUrlParams(params)
+    )
+    if (client.authMethod === "client_secret_basic") {
+      const secret = client.clientSecret === undefined ? "" : Redacted.value(client.clientSecret)
+      const basic = Base64.encode(`${formEncode(client.clientId)}:${formEncode(secret)}`)
+      req = HttpClientRequest.setHeader(req, "authorization", `Basic ${basic}`)
+    }
+    const reply = yield* exchangeJson(req, options.timeout ?? DEFAULT_TIMEOUT).pipe(
+      Effect.mapError((e) => fail(`the endpoint ${e.reason}`, e.cause === undefined ? {} : { cause: e.cause }))
+    )
+    if (reply.status < 200 || reply.status >= 300) {
+      const oauthError = Option.flatMap(reply.body, decodeOAuthError)
+      return yield* Option.isSome(oauthError)
+        ? fail(`the server answered HTTP ${reply.status} with error ${oauthError.value.error}`, {
+          oauthError: oauthError.value.error
+        })
+        : fail(`the server answered HTTP ${reply.status}`)
+    }
+    const tokens = Option.flatMap(reply.body, decodeTokens)
+    if (Option.isNone(tokens)) {
+      return yield* reply.oversize
+        ? fail(`the response is larger than ${MAX_BODY_BYTES / 1024} KiB`)
+        : Option.isNone(reply.body)
+        ? fail(`the response is not JSON (content type ${reply.contentType || "none"})`)
+        : fail("the response is not a token response")
+    }
+    if (tokens.value.token_type.toLowerCase() !== "bearer") {
+      return yield* fail(`the token type is ${tokens.value.token_type}, not Bearer`)
+    }
+    const now = yield* Clock.currentTimeMillis
+    const expiresIn = tokens.value.expires_in
+    const kept = grant._tag === "refresh_token" ? grant.refreshToken : undefined
+    const refreshed = tokens.value.refresh_token
+    return {
+      issuer: metadata.issuer,
+      accessToken: Redacted.make(tokens.value.access_token),
+      refreshToken: refreshed === undefined ? kept : Redacted.make(refreshed),
+      expiresAt: expiresIn === undefined ? undefined : now + expiresIn * 1000,
+      obtainedAt: now,
+      scope: tokens.value.scope ?? options.requestedScope
+    }
+  })

@@ -1,0 +1,103 @@
+/**
+ * Where tokens and client registrations live: tokens keyed by the MCP server's canonical URI, client
+ * credentials keyed by the authorization server's issuer (never reused for another issuer). In memory by
+ * default; a host may provide a persistent store.
+ *
+ * @since 0.1.0
+ */
+import { Context, Effect, Layer, Option, type Redacted, Ref } from "effect"
+
+/**
+ * How a client authenticates at the token endpoint.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type TokenEndpointAuthMethod = "client_secret_basic" | "client_secret_post" | "none"
+
+/**
+ * A client registration at one authorization server.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ClientCredentials {
+  readonly issuer: string
+  readonly clientId: string
+  readonly clientSecret: Redacted.Redacted<string> | undefined
+  readonly authMethod: TokenEndpointAuthMethod
+  readonly source: "pre-registered" | "metadata-document" | "dynamic"
+}
+
+/**
+ * The tokens held for one MCP server. `expiresAt` is epoch milliseconds by the effect `Clock`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Tokens {
+  readonly issuer: string
+  readonly accessToken: Redacted.Redacted<string>
+  readonly refreshToken: Redacted.Redacted<string> | undefined
+  readonly expiresAt: number | undefined
+  /** When the tokens were obtained (epoch milliseconds). */
+  readonly obtainedAt: number
+  readonly scope: string | undefined
+}
+
+/**
+ * The store's operations.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Service {
+  readonly getTokens: (resource: string) => Effect.Effect<Option.Option<Tokens>>
+  readonly setTokens: (resource: string, tokens: Tokens) => Effect.Effect<void>
+  readonly removeTokens: (resource: string) => Effect.Effect<void>
+  readonly getClient: (issuer: string) => Effect.Effect<Option.Option<ClientCredentials>>
+  readonly setClient: (issuer: string, client: ClientCredentials) => Effect.Effect<void>
+}
+
+/**
+ * The token store service.
+ *
+ * @since 0.1.0
+ * @category services
+ */
+export class TokenStore extends Context.Service<TokenStore, Service>()("@mcp-fleet/auth/TokenStore") {}
+
+/**
+ * A store that lives as long as the layer, holding nothing on disk.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const makeMemory: Effect.Effect<Service> = Effect.gen(function*() {
+  const tokens = yield* Ref.make(new Map<string, Tokens>())
+  const clients = yield* Ref.make(new Map<string, ClientCredentials>())
+  const get = <A>(ref: Ref.Ref<Map<string, A>>, key: string) =>
+    Ref.get(ref).pipe(Effect.map((m) => Option.fromNullishOr(m.get(key))))
+  const set = <A>(ref: Ref.Ref<Map<string, A>>, key: string, value: A) =>
+    Ref.update(ref, (m) => new Map(m).set(key, value))
+  return TokenStore.of({
+    getTokens: (resource) => get(tokens, resource),
+    setTokens: (resource, value) => set(tokens, resource, value),
+    removeTokens: (resource) =>
+      Ref.update(tokens, (m) => {
+        const next = new Map(m)
+        next.delete(resource)
+        return next
+      }),
+    getClient: (issuer) => get(clients, issuer),
+    setClient: (issuer, value) => set(clients, issuer, value)
+  })
+})
+
+/**
+ * The in-memory store as a layer.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerMemory: Layer.Layer<TokenStore> = Layer.effect(TokenStore, makeMemory)

@@ -1,0 +1,30 @@
+/**
+ * OAuth 2.1 for remote MCP servers on Effect's `HttpClient`.
+ *
+ * @since 0.1.0
+ */
+
+/** @since 0.1.0 */
+export * as AuthError from "./AuthError.ts"
+/** @since 0.1.0 */
+export * as AuthorizationPrompt from "./AuthorizationPrompt.ts"
+/** @since 0.1.0 */
+export * as AuthorizationRequest from "./AuthorizationRequest.ts"
+/** @since 0.1.0 */
+export * as AuthorizationServerMetadata from "./AuthorizationServerMetadata.ts"
+/** @since 0.1.0 */
+export * as ClientRegistration from "./ClientRegistration.ts"
+/** @since 0.1.0 */
+export * as McpAuth from "./McpAuth.ts"
+/** @since 0.1.0 */
+export * as Pkce from "./Pkce.ts"
+/** @since 0.1.0 */
+export * as ProtectedResourceMetadata from "./ProtectedResourceMetadata.ts"
+/** @since 0.1.0 */
+export * as Scopes from "./Scopes.ts"
+/** @since 0.1.0 */
+export * as TokenEndpoint from "./TokenEndpoint.ts"
+/** @since 0.1.0 */
+export * as TokenStore from "./TokenStore.ts"
+/** @since 0.1.0 */
+export * as WwwAuthenticate from "./WwwAuthenticate.ts"

@@ -1,0 +1,92 @@
+/**
+ * One HTTP exchange whose answer should be JSON: the status, and the body parsed (or none). Every exchange
+ * has a deadline, and bodies are read up to a cap, so a hostile or stuck peer can neither hang the flow nor
+ * make it buffer without bound.
+ */
+import { Data, Duration, Effect, Option, Schema, Stream } from "effect"
+import { HttpClient, HttpClientRequest } from "effect/http"
+
+/** The most bytes of a metadata, registration or token response that are read. */
+export const MAX_BODY_BYTES = 256 * 1024
+
+/** The deadline of one exchange unless the caller gives another. */
+export const DEFAULT_TIMEOUT: Duration.Input = "30 seconds"
+
+export interface JsonReply {
+  readonly status: number
+  readonly contentType: string
+  /** The parsed body; none when it was empty, too large or not JSON. */
+  readonly body: Option.Option<unknown>
+  /** The body was longer than `MAX_BODY_BYTES` (and was not read further). */
+  readonly oversize: boolean
+}
+
+/** The exchange did not complete: `reason` finishes the sentence "the endpoint …". */
+export class ExchangeFailed extends Data.TaggedError("ExchangeFailed")<{
+  readonly reason: string
+  readonly cause?: unknown
+}> {}
+
+const parseJson = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Unknown))
+
+/** Reads at most `MAX_BODY_BYTES`; none when the body is longer. */
+const readCapped = (stream: Stream.Stream<Uint8Array, unknown>) =>
+  Effect.gen(function*() {
+    const chunks: Array<Uint8Array> = []
+    let size = 0
+    yield* Stream.runForEachWhile(stream, (chunk) =>
+      Effect.sync(() => {
+        size += chunk.length
+        if (size > MAX_BODY_BYTES) return false
+        chunks.push(chunk)
+        return true
+      }))
+    if (size > MAX_BODY_BYTES) return Option.none<string>()
+    const bytes = new Uint8Array(size)
+    let offset = 0
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset)
+      offset += chunk.length
+    }
+    return Option.some(new TextDecoder().decode(bytes))
+  })
+
+/** Sends `request` and reads its answer as JSON (a bad or oversize body is `body: none`, not a failure). */
+export const exchangeJson = (
+  request: HttpClientRequest.HttpClientRequest,
+  timeout: Duration.Input = DEFAULT_TIMEOUT
+): Effect.Effect<JsonReply, ExchangeFailed, HttpClient.HttpClient> =>
+  Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    const response = yield* client.execute(request)
+    const text = yield* readCapped(response.stream)
+    const contentType = response.headers["content-type"] ?? ""
+    return {
+      status: response.status,
+      contentType,
+      body: Option.flatMap(text, parseJson),
+      oversize: Option.isNone(text)
+    }
+  }).pipe(
+    Effect.scoped,
+    Effect.mapError((cause) => new ExchangeFailed({ reason: "could not be reached", cause })),
+    Effect.timeoutOrElse({
+      duration: timeout,
+      orElse: () =>
+        Effect.fail(
+          new ExchangeFailed({ reason: `gave no answer within ${Duration.format(Duration.fromInputUnsafe(timeout))}` })
+        )
+    })
+  )
+
+/** GETs `url` and decodes a 2xx JSON answer with `decode`; none on any failure (the caller tries the next URL). */
+export const fetchDocument = <A>(
+  url: string,
+  decode: (input: unknown) => Option.Option<A>
+): Effect.Effect<Option.Option<A>, never, HttpClient.HttpClient> =>
+  exchangeJson(HttpClientRequest.get(url).pipe(HttpClientRequest.acceptJson)).pipe(
+    Effect.map((reply) =>
+      reply.status >= 200 && reply.status < 300 ? Option.flatMap(reply.body, decode) : Option.none()
+    ),
+    Effect.catch(() => Effect.succeedNone)
+  )

@@ -1,0 +1,379 @@
+// A small OAuth 2.1 authorization server plus one protected MCP-like endpoint, for tests: plain JavaScript,
+// no dependencies, 127.0.0.1 on an ephemeral port. It serves Protected Resource Metadata (RFC 9728),
+// authorization-server metadata (RFC 8414), Dynamic Client Registration (RFC 7591), an /authorize endpoint
+// that redirects straight back with a code (no user), and a token endpoint with PKCE checks, refresh-token
+// rotation and client authentication. Faults are switched on by options.
+import { createHash } from "node:crypto"
+import { createServer } from "node:http"
+
+/**
+ * @typedef {object} AuthServerOptions
+ * @property {boolean} [wrongIssuer] metadata names another issuer
+ * @property {boolean} [noPkce] metadata omits code_challenge_methods_supported
+ * @property {boolean} [revokedRefresh] every refresh_token grant answers invalid_grant
+ * @property {boolean} [htmlToken] the token endpoint answers an HTML page
+ * @property {boolean} [hugeToken] the token endpoint answers 1 MiB of JSON
+ * @property {boolean} [scopeLoop] the MCP endpoint always answers 403 insufficient_scope
+ * @property {boolean} [slowToken] the token endpoint never answers (until the server closes)
+ * @property {boolean} [issInResponse] the redirect carries iss, and the metadata advertises it
+ * @property {string} [wrongIss] the redirect carries this iss instead of the issuer
+ * @property {boolean} [cimd] metadata advertises client_id_metadata_document_supported
+ * @property {boolean} [noRegistration] metadata has no registration_endpoint
+ * @property {"header" | "path" | "root"} [prm] where the PRM is found (default header: the challenge names it)
+ * @property {string} [issuerPath] a path for the issuer, e.g. "/tenant1" (metadata by path insertion)
+ * @property {string[]} [authMethods] token_endpoint_auth_methods_supported (default: basic, post, none)
+ * @property {string[]} [scopesSupported] scopes_supported of the PRM
+ * @property {string} [challengeScope] the scope the 401 challenge names
+ * @property {string} [requiredScope] a scope the MCP endpoint needs, else 403 insufficient_scope naming it
+ * @property {number} [expiresIn] access token lifetime in seconds (default 3600)
+ * @property {{ clientId: string, clientSecret?: string }} [preRegistered] a client known beforehand
+ */
+
+/**
+ * @typedef {object} RecordedRequest
+ * @property {string} method
+ * @property {string} path
+ * @property {Record<string, string>} query
+ * @property {Record<string, string | string[] | undefined>} headers
+ * @property {Record<string, string>} form the urlencoded body, parsed
+ * @property {unknown} json the JSON body, parsed (undefined when not JSON)
+ */
+
+/**
+ * @typedef {object} AuthServer
+ * @property {string} origin e.g. http://127.0.0.1:40123
+ * @property {string} issuer
+ * @property {string} mcpUrl the protected endpoint
+ * @property {RecordedRequest[]} requests every request, in order
+ * @property {(predicate: (r: RecordedRequest) => boolean) => Promise<RecordedRequest>} waitFor resolves at the first matching request
+ * @property {(accessToken: string) => void} revoke makes an access token invalid (the endpoint answers 401)
+ * @property {() => Promise<void>} close closes every connection and the listener
+ */
+
+/** @param {string} verifier */
+const s256 = (verifier) => createHash("sha256").update(verifier).digest("base64url")
+
+/**
+ * Starts the server.
+ *
+ * @param {AuthServerOptions} [options]
+ * @returns {Promise<AuthServer>}
+ */
+export const startAuthServer = (options = {}) =>
+  new Promise((resolve, reject) => {
+    /** @type {RecordedRequest[]} */
+    const requests = []
+    /** @type {Array<{ predicate: (r: RecordedRequest) => boolean, resolve: (r: RecordedRequest) => void }>} */
+    let waiters = []
+    /** @type {Map<string, { secret: string | undefined, method: string, redirectUris: string[] }>} */
+    const clients = new Map()
+    /** @type {Map<string, { challenge: string, clientId: string, redirectUri: string, resource: string | undefined, scope: string | undefined }>} */
+    const codes = new Map()
+    /** @type {Map<string, { scope: string | undefined, resource: string | undefined }>} */
+    const accessTokens = new Map()
+    /** @type {Map<string, { clientId: string, scope: string | undefined, resource: string | undefined }>} */
+    const refreshTokens = new Map()
+    let counter = 0
+    const next = (/** @type {string} */ prefix) => `${prefix}-${++counter}-${Math.random().toString(36).slice(2)}`
+    if (options.preRegistered !== undefined) {
+      clients.set(options.preRegistered.clientId, {
+        secret: options.preRegistered.clientSecret,
+        method: options.preRegistered.clientSecret === undefined ? "none" : "client_secret_basic",
+        redirectUris: []
+      })
+    }
+
+    const server = createServer((req, res) => {
+      /** @type {Buffer[]} */
+      const chunks = []
+      req.on("data", (c) => chunks.push(c))
+      req.on("end", () => {
+        const url = new URL(req.url ?? "/", origin)
+        const text = Buffer.concat(chunks).toString("utf8")
+        /** @type {unknown} */
+        let json
+        try {
+          json = text.length > 0 && (req.headers["content-type"] ?? "").includes("json") ? JSON.parse(text) : undefined
+        } catch {
+          json = undefined
+        }
+        /** @type {RecordedRequest} */
+        const record = {
+          method: req.method ?? "GET",
+          path: url.pathname,
+          query: Object.fromEntries(url.searchParams),
+          headers: req.headers,
+          form: (req.headers["content-type"] ?? "").includes("x-www-form-urlencoded")
+            ? Object.fromEntries(new URLSearchParams(text))
+            : {},
+          json
+        }
+        requests.push(record)
+        waiters = waiters.filter((w) => {
+          if (!w.predicate(record)) return true
+          w.resolve(record)
+          return false
+        })
+        route(record, res)
+      })
+    })
+
+    let origin = ""
+    let issuer = ""
+    const issuerPath = options.issuerPath ?? ""
+    const mcpPath = "/mcp"
+
+    /** @param {import("node:http").ServerResponse} res @param {number} status @param {unknown} body @param {Record<string, string>} [headers] */
+    const sendJson = (res, status, body, headers = {}) => {
+      res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store", ...headers })
+      res.end(JSON.stringify(body))
+    }
+
+    const prmDocument = () => ({
+      resource: `${origin}${mcpPath}`,
+      authorization_servers: [issuer],
+      ...(options.scopesSupported === undefined ? {} : { scopes_supported: options.scopesSupported })
+    })
+
+    const asDocument = () => ({
+      issuer: options.wrongIssuer === true ? "https://wrong-issuer.example" : issuer,
+      authorization_endpoint: `${origin}/authorize`,
+      token_endpoint: `${origin}/token`,
+      ...(options.noRegistration === true ? {} : { registration_endpoint: `${origin}/register` }),
+      response_types_supported: ["code"],
+      grant_types_supported: ["authorization_code", "refresh_token"],
+      token_endpoint_auth_methods_supported: options.authMethods ??
+        ["client_secret_basic", "client_secret_post", "none"],
+      ...(options.noPkce === true ? {} : { code_challenge_methods_supported: ["S256"] }),
+      ...(options.cimd === true ? { client_id_metadata_document_supported: true } : {}),
+      ...(options.issInResponse === true ? { authorization_response_iss_parameter_supported: true } : {})
+    })
+
+    /** @param {RecordedRequest} r @param {import("node:http").ServerResponse} res */
+    const route = (r, res) => {
+      const prmPathBased = `/.well-known/oauth-protected-resource${mcpPath}`
+      const prmRoot = "/.well-known/oauth-protected-resource"
+      const where = options.prm ?? "header"
+      if (r.path === prmPathBased && (where === "header" || where === "path")) return sendJson(res, 200, prmDocument())
+      if (r.path === prmRoot && where === "root") return sendJson(res, 200, prmDocument())
+      if (r.path === `/.well-known/oauth-authorization-server${issuerPath}`) return sendJson(res, 200, asDocument())
+      if (r.path === "/register" && r.method === "POST" && options.noRegistration !== true) return register(r, res)
+      if (r.path === "/authorize") return authorize(r, res)
+      if (r.path === "/token" && r.method === "POST") return token(r, res)
+      if (r.path === mcpPath) return protectedResource(r, res)
+      sendJson(res, 404, { error: "not_found" })
+    }
+
+    /** @param {RecordedRequest} r @param {import("node:http").ServerResponse} res */
+    const register = (r, res) => {
+      const body = /** @type {Record<string, unknown>} */ (typeof r.json === "object" && r.json !== null ? r.json : {})
+      const redirectUris = Array.isArray(body["redirect_uris"]) ? body["redirect_uris"].map(String) : []
+      if (redirectUris.length === 0) return sendJson(res, 400, { error: "invalid_redirect_uri" })
+      const method = typeof body["token_endpoint_auth_method"] === "string"
+        ? body["token_endpoint_auth_method"]
+        : "client_secret_basic"
+      const clientId = next("client")
+      const secret = method === "none" ? undefined : next("secret")
+      clients.set(clientId, { secret, method, redirectUris })
+      sendJson(res, 201, {
+        client_id: clientId,
+        ...(secret === undefined ? {} : { client_secret: secret }),
+        token_endpoint_auth_method: method,
+        redirect_uris: redirectUris
+      })
+    }
+
+    /** @param {RecordedRequest} r @param {import("node:http").ServerResponse} res */
+    const authorize = (r, res) => {
+      const q = r.query
+      const redirectUri = q["redirect_uri"] ?? ""
+      const clientId = q["client_id"] ?? ""
+      const known = clients.has(clientId) || (options.cimd === true && clientId.startsWith("https://"))
+      if (!known || q["code_challenge_method"] !== "S256" || q["code_challenge"] === undefined || redirectUri === "") {
+        return sendJson(res, 400, { error: "invalid_request" })
+      }
+      const code = next("code")
+      codes.set(code, {
+        challenge: q["code_challenge"],
+        clientId,
+        redirectUri,
+        resource: q["resource"],
+        scope: q["scope"]
+      })
+      const location = new URL(redirectUri)
+      location.searchParams.set("code", code)
+      if (q["state"] !== undefined) location.searchParams.set("state", q["state"])
+      if (options.wrongIss !== undefined) location.searchParams.set("iss", options.wrongIss)
+      else if (options.issInResponse === true) location.searchParams.set("iss", issuer)
+      res.writeHead(302, { location: location.href })
+      res.end()
+    }
+
+    /** @param {RecordedRequest} r @returns {string | undefined} the authenticated client id */
+    const authenticate = (r) => {
+      const header = r.headers["authorization"]
+      if (typeof header === "string" && header.startsWith("Basic ")) {
+        const [id = "", secret = ""] = Buffer.from(header.slice(6), "base64").toString("utf8").split(":").map((s) =>
+          decodeURIComponent(s.replace(/\+/g, " "))
+        )
+        const client = clients.get(id)
+        return client !== undefined && client.secret === secret && client.method === "client_secret_basic"
+          ? id
+          : undefined
+      }
+      const id = r.form["client_id"] ?? ""
+      const client = clients.get(id)
+      if (client === undefined) return options.cimd === true && id.startsWith("https://") ? id : undefined
+      if (client.method === "client_secret_post") return client.secret === r.form["client_secret"] ? id : undefined
+      return client.secret === undefined ? id : undefined
+    }
+
+    /** @param {string | undefined} scope @param {string | undefined} resource */
+    const issue = (scope, resource, /** @type {string} */ clientId) => {
+      const access = next("at")
+      const refresh = next("rt")
+      accessTokens.set(access, { scope, resource })
+      refreshTokens.set(refresh, { clientId, scope, resource })
+      return {
+        access_token: access,
+        token_type: "Bearer",
+        expires_in: options.expiresIn ?? 3600,
+        refresh_token: refresh,
+        ...(scope === undefined ? {} : { scope })
+      }
+    }
+
+    /** @param {RecordedRequest} r @param {import("node:http").ServerResponse} res */
+    const token = (r, res) => {
+      if (options.slowToken === true) return // never answered; close() ends the connection
+      if (options.hugeToken === true) {
+        res.writeHead(200, { "content-type": "application/json" })
+        return res.end(JSON.stringify({ access_token: "x".repeat(1024 * 1024), token_type: "Bearer" }))
+      }
+      if (options.htmlToken === true) {
+        res.writeHead(200, { "content-type": "text/html" })
+        return res.end("<html><body>Sign in</body></html>")
+      }
+      const clientId = authenticate(r)
+      if (clientId === undefined) return sendJson(res, 401, { error: "invalid_client" })
+      const f = r.form
+      if (f["grant_type"] === "authorization_code") {
+        const grant = codes.get(f["code"] ?? "")
+        codes.delete(f["code"] ?? "")
+        if (grant === undefined || grant.clientId !== clientId || grant.redirectUri !== f["redirect_uri"]) {
+          return sendJson(res, 400, { error: "invalid_grant" })
+        }
+        if (s256(f["code_verifier"] ?? "") !== grant.challenge) return sendJson(res, 400, { error: "invalid_grant" })
+        if (grant.resource !== f["resource"]) return sendJson(res, 400, { error: "invalid_target" })
+        return sendJson(res, 200, issue(grant.scope, grant.resource, clientId))
+      }
+      if (f["grant_type"] === "refresh_token") {
+        const old = refreshTokens.get(f["refresh_token"] ?? "")
+        if (options.revokedRefresh === true || old === undefined || old.clientId !== clientId) {
+          return sendJson(res, 400, { error: "invalid_grant" })
+        }
+        refreshTokens.delete(f["refresh_token"] ?? "") // rotation: the old one is spent
+        return sendJson(res, 200, issue(old.scope, old.resource, clientId))
+      }
+      sendJson(res, 400, { error: "unsupported_grant_type" })
+    }
+
+    /** @param {RecordedRequest} r @param {import("node:http").ServerResponse} res */
+    const protectedResource = (r, res) => {
+      const header = r.headers["authorization"]
+      const held = typeof header === "string" && header.startsWith("Bearer ")
+        ? accessTokens.get(header.slice(7))
+        : undefined
+      if (held === undefined) {
+        const params = [
+          ...((options.prm ?? "header") === "header"
+            ? [`resource_metadata="${origin}/.well-known/oauth-protected-resource${mcpPath}"`]
+            : []),
+          ...(options.challengeScope === undefined ? [] : [`scope="${options.challengeScope}"`])
+        ]
+        res.writeHead(401, { "www-authenticate": `Bearer ${params.join(", ")}`.trim() })
+        return res.end()
+      }
+      if (r.method === "GET") {
+        // No server-to-client stream here (a streamable HTTP server may refuse the GET with 405).
+        res.writeHead(405)
+        return res.end()
+      }
+      const scopes = (held.scope ?? "").split(" ")
+      const rpc =
+        /** @type {{ id?: unknown, method?: unknown, params?: { protocolVersion?: unknown } } | undefined} */ (
+          typeof r.json === "object" && r.json !== null ? r.json : undefined
+        )
+      // The required scope guards tools/call (and a bare POST); initialize and tools/list need only a token.
+      const guarded = rpc === undefined || rpc.method === "tools/call"
+      if (
+        options.scopeLoop === true ||
+        (guarded && options.requiredScope !== undefined && !scopes.includes(options.requiredScope))
+      ) {
+        const wanted = options.requiredScope ?? "more"
+        res.writeHead(403, {
+          "www-authenticate":
+            `Bearer error="insufficient_scope", scope="${wanted}", resource_metadata="${origin}/.well-known/oauth-protected-resource${mcpPath}"`
+        })
+        return res.end()
+      }
+      if (rpc !== undefined) return answerRpc(rpc, res)
+      sendJson(res, 200, { ok: true, scope: held.scope ?? null })
+    }
+
+    /**
+     * A minimal MCP server behind the token: initialize, tools/list (one tool, `whoami`) and tools/call.
+     *
+     * @param {{ id?: unknown, method?: unknown, params?: { protocolVersion?: unknown } }} rpc
+     * @param {import("node:http").ServerResponse} res
+     */
+    const answerRpc = (rpc, res) => {
+      if (rpc.id === undefined) {
+        res.writeHead(202)
+        return res.end()
+      }
+      const result = rpc.method === "initialize"
+        ? {
+          protocolVersion: typeof rpc.params?.protocolVersion === "string" ? rpc.params.protocolVersion : "2025-11-25",
+          capabilities: { tools: {} },
+          serverInfo: { name: "fake-auth-mcp", version: "0.1.0" }
+        }
+        : rpc.method === "tools/list"
+        ? { tools: [{ name: "whoami", description: "Says who called", inputSchema: { type: "object" } }] }
+        : rpc.method === "tools/call"
+        ? { content: [{ type: "text", text: "authorized" }] }
+        : undefined
+      if (result === undefined) {
+        return sendJson(res, 200, { jsonrpc: "2.0", id: rpc.id, error: { code: -32601, message: "Method not found" } })
+      }
+      sendJson(res, 200, { jsonrpc: "2.0", id: rpc.id, result })
+    }
+
+    server.on("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      if (address === null || typeof address === "string") return reject(new Error("no address"))
+      origin = `http://127.0.0.1:${address.port}`
+      issuer = `${origin}${issuerPath}`
+      resolve({
+        origin,
+        issuer,
+        mcpUrl: `${origin}${mcpPath}`,
+        requests,
+        waitFor: (predicate) =>
+          new Promise((resolveWait) => {
+            const seen = requests.find(predicate)
+            if (seen !== undefined) return resolveWait(seen)
+            waiters.push({ predicate, resolve: resolveWait })
+          }),
+        revoke: (accessToken) => {
+          accessTokens.delete(accessToken)
+        },
+        close: () =>
+          new Promise((resolveClose) => {
+            server.closeAllConnections()
+            server.close(() => resolveClose())
+          })
+      })
+    })
+  })
