@@ -110,11 +110,17 @@ describe("EnvExpansion", () => {
     assert.deepStrictEqual(issue("${ HOME }"), { _tag: "MalformedPlaceholder", offset: 0 })
   })
 
+  it("$$ escapes a dollar, also before a brace (the case the round-trip property found)", () => {
+    assert.deepStrictEqual(EnvExpansion.expand("$${", env), Result.succeed("${"))
+    assert.deepStrictEqual(EnvExpansion.expand("a$$${HOME}", { HOME: "/h" }), Result.succeed("a$/h"))
+  })
+
   it.prop(
     "a template without $ is returned unchanged, and $-escaping any text round-trips",
     [Schema.String],
     ([text]) => {
-      const escaped = text.replaceAll("$", "$$")
+      // A function replacement: the string "$$" would be replaceAll's own escape for one "$".
+      const escaped = text.replaceAll("$", () => "$$")
       assert.deepStrictEqual(EnvExpansion.expand(escaped, env), Result.succeed(text))
       if (!text.includes("$")) assert.deepStrictEqual(EnvExpansion.expand(text, {}), Result.succeed(text))
     }
