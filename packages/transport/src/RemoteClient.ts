@@ -157,7 +157,10 @@ export const make = (
         url,
         headers,
         maxMessageBytes,
-        connectTimeoutMs: requestTimeoutMs,
+        // The endpoint's bound expires a millisecond before the first request's own deadline (both are the request
+        // timeout), so a server that never names its endpoint is reported as that (ConnectionFailed), not as a
+        // RequestTimeout of whichever request happened to be queued: two equal timers raced under load.
+        connectTimeoutMs: requestTimeoutMs > 1 ? requestTimeoutMs - 1 : requestTimeoutMs,
         notifyTimeoutMs: requestTimeoutMs,
         // Auto-detection: a failed fallback reports the modern refusal first, then why the fallback failed.
         connectFailure: refused === undefined ? undefined : (method, error) =>
