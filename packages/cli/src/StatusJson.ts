@@ -10,7 +10,7 @@
  *   "servers": [
  *     { "name": "alpha", "state": "ready", "settled": true, "tools": 9, "curated": [], "curatedCount": 0,
  *       "curatedMissing": [], "attempt": 0, "maxAttempts": 2, "gaveUp": false, "pid": 4242,
- *       "lastError": null, "explanation": null, "stderr": [] }
+ *       "transport": "stdio", "url": null, "lastError": null, "explanation": null, "stderr": [] }
  *   ]
  * }
  * ```

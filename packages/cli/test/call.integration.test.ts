@@ -42,40 +42,35 @@ describe("mcp-fleet call", () => {
       alpha: fakeServer(),
       strict: fakeServer({}, { requestTimeoutMs: 300 })
     })
-    const crash = await run(ctx, ["call", "crashy", "echo", "-c", config])
+    // Three independent runs, side by side.
+    const [crash, timeout, configured] = await Promise.all([
+      run(ctx, ["call", "crashy", "echo", "-c", config]),
+      run(ctx, ["call", "alpha", "sleep", "--args", "{\"ms\":10000}", "--timeout", "300ms", "-c", config]),
+      run(ctx, ["call", "strict", "sleep", "--args", "{\"ms\":10000}", "-c", config])
+    ])
     expect(crash.code).toBe(1)
     expect(crash.stderr).toMatch(/^mcp-fleet: MCP server "crashy" exited with code 3\./)
 
-    const timeout = await run(ctx, [
-      "call",
-      "alpha",
-      "sleep",
-      "--args",
-      "{\"ms\":10000}",
-      "--timeout",
-      "300ms",
-      "-c",
-      config
-    ])
     expect(timeout.code).toBe(1)
     expect(timeout.stderr).toBe("mcp-fleet: MCP server \"alpha\" did not answer tools/call within 300 ms.\n")
 
-    const configured = await run(ctx, ["call", "strict", "sleep", "--args", "{\"ms\":10000}", "-c", config])
     expect(configured.code).toBe(1)
     expect(configured.stderr).toBe("mcp-fleet: MCP server \"strict\" did not answer tools/call within 300 ms.\n")
   })
 
   it.concurrent("usage errors exit 2: --args that is not a JSON object, a server the file does not have", async (ctx) => {
     const config = await writeConfig(ctx, { alpha: fakeServer() })
-    const notObject = await run(ctx, ["call", "alpha", "echo", "--args", "[1,2]", "-c", config])
+    const [notObject, notJson, unknown] = await Promise.all([
+      run(ctx, ["call", "alpha", "echo", "--args", "[1,2]", "-c", config]),
+      run(ctx, ["call", "alpha", "echo", "--args", "{oops", "-c", config]),
+      run(ctx, ["call", "nope", "echo", "-c", config])
+    ])
     expect(notObject.code).toBe(2)
     expect(notObject.stderr).toBe("mcp-fleet: --args must be a JSON object: got an array.\n")
 
-    const notJson = await run(ctx, ["call", "alpha", "echo", "--args", "{oops", "-c", config])
     expect(notJson.code).toBe(2)
     expect(notJson.stderr).toMatch(/^mcp-fleet: --args must be a JSON object: it is not valid JSON \(/)
 
-    const unknown = await run(ctx, ["call", "nope", "echo", "-c", config])
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toBe(`mcp-fleet: ${config} has no server named "nope"; its servers are "alpha".\n`)
   })

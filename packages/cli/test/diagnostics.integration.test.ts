@@ -137,6 +137,8 @@ describe("mcp-fleet: a CLI that says what is happening", () => {
     expect(doc.servers[0]).toEqual({
       name: "alpha",
       state: "ready",
+      transport: "stdio",
+      url: null,
       settled: true,
       tools: 9,
       curated: [],
@@ -146,6 +148,8 @@ describe("mcp-fleet: a CLI that says what is happening", () => {
       maxAttempts: 2,
       gaveUp: false,
       pid: expect.any(Number),
+      transport: "stdio",
+      url: null,
       lastError: null,
       explanation: null,
       stderr: [expect.stringMatching(/^fake-mcp-server: started pid=\d+/)]

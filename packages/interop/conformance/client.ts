@@ -1,13 +1,13 @@
 /**
- * The client under test for `pnpm conformance` (see run.ts): mcp-fleet's own HTTP client
- * (`RemoteClient.make` from `@mcp-fleet/transport`, over undici) does what each scenario asks.
+ * The client under test for `pnpm conformance` (see run.ts): mcp-fleet's own client,
+ * `McpClient.make({ url })` from `@mcp-fleet/transport` over undici, does what each scenario asks.
  *
  * The suite runs `node client.ts <server URL>` with, in the environment, `MCP_CONFORMANCE_SCENARIO`, the
  * `MCP_CONFORMANCE_PROTOCOL_VERSION` of the run, and `MCP_CONFORMANCE_CONTEXT` (JSON scenario data). It exits
  * 0 when it did what the scenario wants, and 1 with the error on stderr when it could not.
  */
 import { NodeHttpClient, NodeRuntime } from "@effect/platform-node"
-import { RemoteClient } from "@mcp-fleet/transport"
+import { McpClient } from "@mcp-fleet/transport"
 import type { Tool } from "@mcp-fleet/transport"
 import { Effect } from "effect"
 
@@ -26,7 +26,7 @@ const find = (tools: ReadonlyArray<Tool.DiscoveredTool>, name: string) =>
   )
 
 /** What each scenario wants once the client is ready: a list, then the calls it checks. */
-const play = (client: RemoteClient.RemoteClient) =>
+const play = (client: McpClient.McpClient) =>
   Effect.gen(function*() {
     if (scenario === "initialize") return
     const { tools } = yield* client.listTools()
@@ -62,7 +62,7 @@ const program = Effect.gen(function*() {
   if (!SUPPORTED.includes(protocolVersion)) {
     return yield* Effect.fail(new Error(`protocol version ${protocolVersion} is not supported yet (issue 16)`))
   }
-  const client = yield* RemoteClient.make({
+  const client = yield* McpClient.make({
     url,
     transport: "http",
     name: `conformance-${scenario}`,
