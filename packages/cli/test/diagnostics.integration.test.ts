@@ -148,8 +148,6 @@ describe("mcp-fleet: a CLI that says what is happening", () => {
       maxAttempts: 2,
       gaveUp: false,
       pid: expect.any(Number),
-      transport: "stdio",
-      url: null,
       lastError: null,
       explanation: null,
       stderr: [expect.stringMatching(/^fake-mcp-server: started pid=\d+/)]
