@@ -14,6 +14,10 @@
  *
  *   pnpm conformance                      # every scenario
  *   pnpm conformance sse-retry initialize # only these
+ *   pnpm conformance auth/scope-step-up   # auth/* names go to the auth runner
+ *
+ * The `auth/*` scenarios (each at its own spec version, against `McpAuth`) are run by
+ * packages/auth/test/conformance/run.ts after these, with the same suite; every one must pass.
  */
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
@@ -71,8 +75,17 @@ const say = (line: string): void => {
   process.stdout.write(`${line}\n`)
 }
 
-const requested = process.argv.slice(2)
-const scenarios = requested.length > 0 ? requested : clientScenarios()
+const requestedAll = process.argv.slice(2)
+const requestedAuth = requestedAll.filter((name) => name.startsWith("auth/"))
+const requested = requestedAll.filter((name) => !name.startsWith("auth/"))
+const scenarios = requestedAll.length > 0 ? requested : clientScenarios()
+const authRunner = Path.join(here, "..", "..", "auth", "test", "conformance", "run.ts")
+/** The auth scenarios: all of them when none were named, else the named ones; none when only others were named. */
+const runAuth = (): boolean => {
+  if (requestedAll.length > 0 && requestedAuth.length === 0) return true
+  const auth = spawnSync(process.execPath, [authRunner, suiteEntry, ...requestedAuth], { stdio: "inherit" })
+  return auth.status === 0
+}
 say(
   `conformance ${suiteVersion} at ${SPEC_VERSION}: ${scenarios.length} client scenario(s): ${scenarios.join(", ")}`
 )
@@ -108,6 +121,7 @@ for (const scenario of scenarios) {
   if (recorded === 0 || result.status !== 0) failed.push(scenario)
 }
 rmSync(outputs, { recursive: true, force: true })
+const authPassed = runAuth()
 const total = ((performance.now() - started) / 1000).toFixed(1)
 if (failed.length > 0) {
   say(
@@ -117,4 +131,10 @@ if (failed.length > 0) {
   )
   process.exit(1)
 }
-say(`conformance: all ${scenarios.length} scenario(s) agree with the baseline (${total} s)`)
+if (!authPassed) {
+  say(`conformance: an auth scenario failed (${total} s)`)
+  process.exit(1)
+}
+say(
+  `conformance: all ${scenarios.length} scenario(s) agree with the baseline, and the auth scenarios pass (${total} s)`
+)
