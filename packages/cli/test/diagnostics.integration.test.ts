@@ -136,6 +136,8 @@ describe("mcp-fleet: a CLI that says what is happening", () => {
     })
     expect(doc.servers[0]).toEqual({
       name: "alpha",
+      transport: "stdio",
+      url: null,
       state: "ready",
       transport: "stdio",
       url: null,
