@@ -139,8 +139,6 @@ describe("mcp-fleet: a CLI that says what is happening", () => {
       transport: "stdio",
       url: null,
       state: "ready",
-      transport: "stdio",
-      url: null,
       settled: true,
       tools: 9,
       curated: [],
