@@ -28,9 +28,14 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 
 const VERDACCIO = "verdaccio@6.10.4"
-const PACKAGES = ["fake-server", "transport", "config", "manager", "ai", "testing", "cli"]
-const STEP_TIMEOUT_MS = 5 * 60_000
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
+// Every package the workspace publishes (each folder of packages/ whose package.json is not private), so that a new
+// package, or a new dependency between them, can never be missing from the registry.
+const PACKAGES = readdirSync(join(root, "packages")).filter((dir) => {
+  const manifest = join(root, "packages", dir, "package.json")
+  return existsSync(manifest) && JSON.parse(readFileSync(manifest, "utf8")).private !== true
+}).sort()
+const STEP_TIMEOUT_MS = 5 * 60_000
 const keep = process.argv.includes("--keep")
 const bench = process.argv.includes("--bench")
 const runs = Number(process.argv[process.argv.indexOf("--runs") + 1]) || 11
