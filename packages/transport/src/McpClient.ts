@@ -45,8 +45,10 @@ import * as ChildEnvironment from "./internal/ChildEnvironment.ts"
 import * as Connection from "./internal/Connection.ts"
 import * as Pagination from "./internal/Pagination.ts"
 import * as Redactor from "./internal/Redactor.ts"
+import { schemaDetail } from "./internal/SchemaDetail.ts"
 import { StderrTail } from "./internal/StderrTail.ts"
-import { decodeCallResult, decodeInitialize, decodePage, decodeTool } from "./internal/WireDecoders.ts"
+import { collector as toolCollector } from "./internal/ToolList.ts"
+import { decodeCallResult, decodeInitialize, decodePage } from "./internal/WireDecoders.ts"
 import type { McpClientOptions } from "./McpClientOptions.ts"
 import * as Options from "./McpClientOptions.ts"
 import type { CallToolError, InitializeError, ListToolsError, RequestError } from "./McpError.ts"
@@ -452,11 +454,9 @@ export const stdio = (
       const session = usable()
       if (session === undefined) return yield* notReady(() => new NotReady({ server, operation: "listTools" }))
       const instructions = session.instructions
-      const tools: Array<DiscoveredTool> = []
-      const skipped: Array<{ index: number; name: string | undefined; reason: string }> = []
+      // Each tool decoded on its own; the first tool of a name wins (a later one is reported, never merged).
+      const collected = toolCollector(redactor.text)
       const seen = new Set<string>()
-      // The first tool of a name wins: a later one is reported, never silently merged or overwriting the first.
-      const firstIndex = new Map<string, number>()
       let cursor: string | undefined
       for (let page = 1;; page++) {
         const raw = yield* conn.request("tools/list", cursor === undefined ? {} : { cursor }, {
@@ -467,36 +467,10 @@ export const stdio = (
         if (Exit.isFailure(decoded)) {
           return yield* new ProtocolError({ server, method: "tools/list", detail: detailOf(decoded.cause) })
         }
-        for (const item of decoded.value.tools) {
-          const index = tools.length + skipped.length
-          const tool = decodeTool(item)
-          if (Exit.isFailure(tool)) {
-            const name = nameOf(item)
-            skipped.push({
-              index,
-              name: name === undefined ? undefined : redactor.text(name),
-              reason: detailOf(tool.cause)
-            })
-            continue
-          }
-          const name = tool.value.name
-          const first = firstIndex.get(name)
-          if (first !== undefined) {
-            skipped.push({
-              index,
-              name,
-              reason: `another tool named ${
-                JSON.stringify(name)
-              } was listed before it (index ${first}); the first is kept`
-            })
-            continue
-          }
-          firstIndex.set(name, index)
-          tools.push(tool.value)
-        }
+        collected.add(decoded.value.tools)
         const next = decoded.value.nextCursor
         if (Pagination.endsList(next, session.protocolVersion)) {
-          return { tools, instructions, skipped, pages: page } satisfies ToolList
+          return { tools: collected.tools, instructions, skipped: collected.skipped, pages: page } satisfies ToolList
         }
         if (seen.has(next)) return yield* new RepeatedCursor({ server, method: "tools/list", page })
         if (page >= opts.maxPages) return yield* new PageCapExceeded({ server, method: "tools/list", pages: page })
@@ -551,14 +525,6 @@ type Readiness =
   | { readonly _tag: "Starting" }
   | { readonly _tag: "Ready"; readonly session: ServerSession }
   | { readonly _tag: "Failed"; readonly error: InitializeError }
-
-const nameOf = (item: unknown): string | undefined =>
-  typeof item === "object" && item !== null && "name" in item && typeof item.name === "string" ? item.name : undefined
-
-const schemaDetail = (cause: Cause.Cause<Schema.SchemaError>): string => {
-  const error = cause.reasons.find((reason) => reason._tag === "Fail")
-  return error !== undefined && error._tag === "Fail" ? error.error.message.replace(/\n\s*/g, " ") : "invalid shape"
-}
 
 /**
  * Opens a session with a remote server (Streamable HTTP, legacy HTTP+SSE, or auto-detection between them) and

@@ -376,7 +376,7 @@ export const make = <R>(
         options,
         (session) =>
           Effect.suspend(() => {
-            const collected = ToolList.collector()
+            const collected = ToolList.collector(scrub)
             return CursorLoop.collect({
               server,
               method: "tools/list",

@@ -28,8 +28,8 @@ export interface Collector {
 const nameOf = (item: unknown): string | undefined =>
   typeof item === "object" && item !== null && "name" in item && typeof item.name === "string" ? item.name : undefined
 
-/** A fresh collector. */
-export const collector = (): Collector => {
+/** A fresh collector; `scrub` redacts what a skipped entry repeats of the server's text (its name and reason). */
+export const collector = (scrub: (text: string) => string = (text) => text): Collector => {
   const tools: Array<DiscoveredTool> = []
   const skipped: Array<Skipped> = []
   const firstIndex = new Map<string, number>()
@@ -41,7 +41,12 @@ export const collector = (): Collector => {
         const index = tools.length + skipped.length
         const tool = decodeTool(item)
         if (Exit.isFailure(tool)) {
-          skipped.push({ index, name: nameOf(item), reason: schemaDetail(tool.cause) })
+          const name = nameOf(item)
+          skipped.push({
+            index,
+            name: name === undefined ? undefined : scrub(name),
+            reason: scrub(schemaDetail(tool.cause))
+          })
           continue
         }
         const name = tool.value.name
