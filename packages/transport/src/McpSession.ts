@@ -24,14 +24,17 @@ import * as PubSub from "effect/PubSub"
 import * as Queue from "effect/Queue"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import * as ClientHandlers from "./ClientHandlers.ts"
 import { SessionExpired } from "./HttpError.ts"
 import * as CursorLoop from "./internal/CursorLoop.ts"
 import * as Dispatch from "./internal/Dispatch.ts"
 import * as Handshake from "./internal/Handshake.ts"
+import * as JsonRpc from "./internal/JsonRpc.ts"
 import * as PendingTable from "./internal/PendingTable.ts"
 import * as Redactor from "./internal/Redactor.ts"
 import { schemaDetail } from "./internal/SchemaDetail.ts"
 import * as Scrub from "./internal/Scrub.ts"
+import * as ServerRequest from "./internal/ServerRequest.ts"
 import * as ToolList from "./internal/ToolList.ts"
 import { decodeCallResult } from "./internal/WireDecoders.ts"
 import type { CallOptions, Stats, ToolList as ListedTools } from "./McpClient.ts"
@@ -107,6 +110,8 @@ export interface Config {
   readonly secrets: ReadonlyArray<string>
   /** The server's URL, redacted, for remote servers. */
   readonly url?: string | undefined
+  /** What answers the server's requests; their presence adds to the declared `capabilities`. */
+  readonly handlers?: ClientHandlers.ClientHandlers | undefined
 }
 
 /**
@@ -218,7 +223,8 @@ export const make = <R>(
       diagnose,
       note: (text) => Queue.offerUnsafe(logs, ["debug", text]),
       scrub,
-      scrubValue: redactor.value
+      scrubValue: redactor.value,
+      serve: config.handlers === undefined ? undefined : { answer: ServerRequest.make(config.handlers, server), run }
     })
 
     /** The one place readiness moves; a waiting `done` is completed with the outcome. */
@@ -236,7 +242,7 @@ export const make = <R>(
     const handshake = Handshake.run(pending.request, {
       server,
       clientInfo: config.clientInfo,
-      capabilities: config.capabilities,
+      capabilities: ClientHandlers.capabilities(config.handlers ?? {}, config.capabilities),
       timeoutMs: config.initializeTimeoutMs
     }, (session) => {
       transport?.established(session.protocolVersion)
@@ -317,6 +323,16 @@ export const make = <R>(
     )
     run(transport.ended.pipe(Effect.flatMap((ended) => Effect.forkIn(shutdown(ended.reason), parent))))
     handshakeFiber = run(handshake)
+    const roots = config.handlers?.roots
+    if (roots !== undefined) {
+      const changed = JsonRpc.notificationFrame("notifications/roots/list_changed", undefined)
+      run(Stream.runForEach(roots.changes, () =>
+        Effect.sync(() => {
+          if (state._tag === "Ready") {
+            transport?.send({ _tag: "Notification", method: "notifications/roots/list_changed", text: changed })
+          }
+        })))
+    }
     yield* Effect.addFinalizer(() => shutdown("its scope was closed"))
 
     const timeoutOf = (options: CallOptions | undefined) =>
@@ -430,6 +446,7 @@ export const make = <R>(
       close: shutdown("close was called"),
       stats: () => ({
         ...counters,
+        handlers: { ...counters.handlers },
         oversize,
         invalidUtf8: 0,
         requests: { ...pending.counts },
