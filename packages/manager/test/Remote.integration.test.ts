@@ -6,7 +6,8 @@ import { NodeHttpClient, NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { McpManager } from "@mcp-fleet/manager"
 import { FakeServer, HttpPeer } from "@mcp-fleet/testing"
-import { Elicitation, Roots, Sampling } from "@mcp-fleet/transport"
+import { Elicitation, Roots } from "@mcp-fleet/transport"
+import type { Sampling } from "@mcp-fleet/transport"
 import { Context, Effect, Exit, Layer, Option, Redacted, Stream } from "effect"
 
 const { mcpPeer, serve } = HttpPeer
