@@ -46,7 +46,7 @@ describe("McpManager with remote servers", () => {
       assert.notInclude(JSON.stringify(manager.health()), "abcdef")
     }).pipe(Effect.scoped))
 
-  it.live("fleet-wide handlers reach every server, a server's own override them one by one (declared capabilities)", () =>
+  it.live("fleet-wide handlers reach every server (local too), a server's own override them one by one", () =>
     Effect.gen(function*() {
       const plain = yield* serve(mcpPeer().handler)
       const own = yield* serve(mcpPeer().handler)
@@ -54,8 +54,10 @@ describe("McpManager with remote servers", () => {
       const sampling: Sampling.Service = {
         createMessage: () => Effect.succeed({ role: "assistant", content: { type: "text", text: "x" }, model: "m" })
       }
+      const local = FakeServer.command({})
       const manager = yield* build({
         servers: {
+          local: { command: local.command, args: local.args, env: local.env },
           plain: { url: plain.url },
           own: { url: own.url, client: { handlers: { sampling, elicitation: Elicitation.declineAll } } }
         },
@@ -75,6 +77,10 @@ describe("McpManager with remote servers", () => {
         sampling: {},
         elicitation: { form: {}, url: {} }
       })
+      // A local server gets the fleet's handlers too: its roots/list is answered with them.
+      yield* manager.waitForReady("local")
+      const asked = yield* manager.call("local", "server_request", { method: "roots/list" })
+      assert.deepStrictEqual(asked.structuredContent?.["result"], { roots: [{ uri: "file:///fleet" }] })
     }).pipe(Effect.scoped))
 
   it.live("a session loss is a re-initialize, not a crash: the server stays ready and calls go on", () =>

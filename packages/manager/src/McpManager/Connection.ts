@@ -51,6 +51,7 @@ const start = (
   if (config.url === undefined) {
     return McpClient.stdio({
       ...config.client,
+      handlers: { ...env.options.handlers, ...config.client?.handlers },
       command: config.command,
       args: config.args,
       env: config.env,

@@ -1,11 +1,11 @@
 /**
  * Server → client requests against the real fake server (a child process): its `server_request` tool sends
  * `roots/list`, `elicitation/create` and `sampling/createMessage` to the client and answers with the client's
- * reply, so each check reads what the server received. Over every transport that runs on the session.
+ * reply, so each check reads what the server received. Over stdio and Streamable HTTP.
  */
 import { NodeHttpClient, NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { FakeHttpServer } from "@mcp-fleet/testing"
+import { FakeHttpServer, FakeServer } from "@mcp-fleet/testing"
 import type { ClientHandlers, Sampling } from "@mcp-fleet/transport"
 import { Elicitation, McpClient, Roots } from "@mcp-fleet/transport"
 import { Effect, Layer } from "effect"
@@ -25,6 +25,13 @@ type Connect = (
 >
 
 const transports: ReadonlyArray<readonly [string, Connect]> = [
+  ["stdio", (handlers) =>
+    Effect.gen(function*() {
+      const { args, command, env } = FakeServer.command({})
+      const client = yield* McpClient.make({ command, args, env, name: "fake", handlers })
+      yield* client.awaitReady
+      return client
+    })],
   ["http", (handlers) =>
     Effect.gen(function*() {
       const server = yield* FakeHttpServer.start()
