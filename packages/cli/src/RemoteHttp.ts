@@ -12,6 +12,16 @@ const undici = Layer.unwrap(
 )
 
 /**
+ * Provides `HttpClient` (undici) to `effect`, for as long as `effect` runs (the demo, whose fleet always has a
+ * remote server).
+ *
+ * @since 0.2.0
+ * @category running
+ */
+export const provideHttpClient = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.provide(effect, undici)
+
+/**
  * Provides `HttpClient` (undici) to `effect` when `options` has a remote server; otherwise `effect` as it is.
  *
  * @since 0.2.0
