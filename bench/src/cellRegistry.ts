@@ -6,6 +6,7 @@
 import type { Cell } from "./Cell.ts"
 import { makeCallCell } from "./cells/callCell.ts"
 import { coldCells } from "./cells/coldCells.ts"
+import { fleetCells } from "./cells/fleetCells.ts"
 import { heapCell } from "./cells/heapCell.ts"
 import { importCell } from "./cells/importCell.ts"
 import { lifecycleCell } from "./cells/lifecycleCell.ts"
@@ -29,5 +30,6 @@ export const cells: ReadonlyArray<Cell> = [
   importCell,
   heapCell,
   ...coldCells,
+  ...fleetCells,
   ...managerCells
 ]
