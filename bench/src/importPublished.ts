@@ -1,25 +1,18 @@
 /**
- * Import cost as published, without a registry: copies the built `dist/` of the workspace packages into a
- * throwaway `node_modules` with their `publishConfig.exports` as `exports` (so `@mcp-fleet/*` resolve to built
- * JavaScript, as an installed copy does), links `effect` and `@effect/platform-node` beside them, and times each
- * module set below in `--runs` fresh `node` processes: wall time inside the process and CPU time (user +
+ * Import cost as published, without a registry: the built packages laid out as installed (`PublishedLayout.ts`),
+ * each module set below timed in `--runs` fresh `node` processes: wall time inside the process and CPU time (user +
  * system, `process.cpuUsage`), median and minimum. `pnpm bench:published` measures the real installed packages
  * (a local registry); this is the quick version of its import rows.
  *
- *   pnpm exec tsc -b packages/transport packages/manager   # the dist/ it copies
+ *   pnpm exec tsc -b packages/cli   # the dist/ it copies
  *   node bench/src/importPublished.ts [--runs=11] [set …]
  *
  * @since 0.0.0
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
-import { loadavg, tmpdir } from "node:os"
-import { join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { loadavg } from "node:os"
 import { runNode } from "./NodeChild.ts"
+import { layout } from "./PublishedLayout.ts"
 import { median } from "./Stats.ts"
-
-const packagesDir = fileURLToPath(new URL("../../packages/", import.meta.url))
-const published = ["auth", "transport", "manager", "config"]
 
 /**
  * The module sets, by name: what a user of each entry point imports.
@@ -44,29 +37,6 @@ export const sets: Record<string, ReadonlyArray<string>> = {
   "@effect/platform-node (barrel)": ["@effect/platform-node"],
   "@effect/platform-node/NodeChildProcessSpawner": ["@effect/platform-node/NodeChildProcessSpawner"],
   "@effect/platform-node/NodeServices": ["@effect/platform-node/NodeServices"]
-}
-
-const layout = (): { readonly dir: string; readonly dispose: () => void } => {
-  const dir = mkdtempSync(join(tmpdir(), "mcp-fleet-import-"))
-  const modules = join(dir, "node_modules")
-  mkdirSync(join(modules, "@mcp-fleet"), { recursive: true })
-  mkdirSync(join(modules, "@effect"), { recursive: true })
-  for (const name of published) {
-    const target = join(modules, "@mcp-fleet", name)
-    const manifest = JSON.parse(readFileSync(join(packagesDir, name, "package.json"), "utf8")) as {
-      exports: unknown
-      publishConfig?: { exports?: unknown }
-    }
-    manifest.exports = manifest.publishConfig?.exports ?? manifest.exports
-    mkdirSync(target)
-    writeFileSync(join(target, "package.json"), JSON.stringify(manifest))
-    cpSync(join(packagesDir, name, "dist"), join(target, "dist"), { recursive: true })
-  }
-  const from = join(packagesDir, "transport", "node_modules")
-  symlinkSync(realpathSync(join(from, "effect")), join(modules, "effect"))
-  symlinkSync(realpathSync(join(from, "@effect", "platform-node")), join(modules, "@effect", "platform-node"))
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "import-published", private: true, type: "module" }))
-  return { dir, dispose: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
 const SCRIPT = "const c0 = process.cpuUsage(); const t = performance.now();" +
