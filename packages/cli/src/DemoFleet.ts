@@ -6,7 +6,8 @@
  * @since 0.1.0
  */
 import type { ManagerOptions } from "@mcp-fleet/manager"
-import { Effect, Redacted } from "effect"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
 import { createRequire } from "node:module"
 import { DemoFailed } from "./CliError.ts"
 

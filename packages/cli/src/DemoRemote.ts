@@ -6,9 +6,12 @@
  *
  * @since 0.2.0
  */
-import { Effect, Schema, Stream } from "effect"
-import type { Scope } from "effect"
-import { ChildProcess, type ChildProcessSpawner } from "effect/process"
+import * as Effect from "effect/Effect"
+import * as ChildProcess from "effect/process/ChildProcess"
+import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
+import * as Schema from "effect/Schema"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
 import { createRequire } from "node:module"
 import { DemoFailed } from "./CliError.ts"
 

@@ -5,7 +5,8 @@
  * @since 0.2.0
  */
 import type { ManagerOptions } from "@mcp-fleet/manager"
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 
 const undici = Layer.unwrap(
   Effect.promise(() => import("@effect/platform-node/NodeHttpClient")).pipe(Effect.map((m) => m.layerUndici))
