@@ -3,7 +3,7 @@
  * each package's built `dist/` (and `bin/`, `src/*.mjs` where it ships plain JavaScript), its
  * `publishConfig.exports` as `exports` (so `@mcp-fleet/*` resolve to built JavaScript, as an installed copy
  * does), and `effect`, `@effect/platform-node` and `@modelcontextprotocol/sdk` linked beside them. Build first:
- * `pnpm exec tsc -b packages/cli` (which builds every package it depends on).
+ * `pnpm typecheck` (`tsc -b` at the root, which emits every package's `dist/`).
  *
  * @since 0.0.0
  */
@@ -60,7 +60,7 @@ export const layout = (): Layout => {
     mkdirSync(target)
     writeFileSync(join(target, "package.json"), JSON.stringify(manifest))
     if (!existsSync(join(source, "dist"))) {
-      throw new Error(`packages/${name} has no dist/: run pnpm exec tsc -b packages/cli`)
+      throw new Error(`packages/${name} has no dist/: run pnpm typecheck`)
     }
     cpSync(join(source, "dist"), join(target, "dist"), { recursive: true, filter: (p) => !p.endsWith(".map") })
     // The CLI's launcher runs the built bin when there is no mcp-fleet.ts beside it, as in the package.

@@ -4,7 +4,7 @@
  * system, `process.cpuUsage`), median and minimum. `pnpm bench:published` measures the real installed packages
  * (a local registry); this is the quick version of its import rows.
  *
- *   pnpm exec tsc -b packages/cli   # the dist/ it copies
+ *   pnpm typecheck   # tsc -b: the dist/ it copies
  *   node bench/src/importPublished.ts [--runs=11] [set …]
  *
  * @since 0.0.0

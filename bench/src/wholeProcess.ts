@@ -8,7 +8,7 @@
  * - the MCP inspector's CLI, `@modelcontextprotocol/inspector@<pinned> --cli <server> --method tools/list`,
  *   installed once with npm into `.cache/inspector-<version>` (left out, and said so, if it does not install).
  *
- *   pnpm exec tsc -b packages/cli && node bench/src/wholeProcess.ts [--runs=11]
+ *   pnpm typecheck && node bench/src/wholeProcess.ts [--runs=11]
  *
  * @since 0.0.0
  */
