@@ -31,8 +31,9 @@
  * @since 0.1.0
  */
 import type { McpClient, McpError, Protocol, Tool } from "@mcp-fleet/transport"
+import { TypedCall } from "@mcp-fleet/transport"
 import { Context, Effect, Layer, Scope } from "effect"
-import type { Stream } from "effect"
+import type { Schema, Stream } from "effect"
 import { HttpClient } from "effect/http"
 import type { ChildProcessSpawner } from "effect/process"
 import { DuplicateServer, ServerNotReady, ServerUnavailable, UnknownServer } from "./ManagerError.ts"
@@ -67,12 +68,25 @@ export class McpManager extends Context.Service<McpManager, {
    * typed error that says why; transport errors (including `ErrIndexBuilding`) pass through unchanged. A
    * call that finds the process gone marks the server offline and starts reconnection.
    */
-  readonly call: (
-    server: string,
-    tool: string,
-    args?: Readonly<Record<string, unknown>>,
-    options?: McpClient.CallOptions
-  ) => Effect.Effect<Protocol.CallToolResult, UnknownServer | ServerUnavailable | McpError.CallToolError>
+  readonly call: {
+    /** A typed call: `structuredContent` decoded with `options.schema` (see `TypedCall` in the transport). */
+    <S extends Schema.Constraint>(
+      server: string,
+      tool: string,
+      args: Readonly<Record<string, unknown>> | undefined,
+      options: TypedCall.TypedCallOptions<S>
+    ): Effect.Effect<
+      TypedCall.TypedCallResult<S["Type"]>,
+      UnknownServer | ServerUnavailable | McpError.CallToolError | McpError.StructuredContentInvalid,
+      S["DecodingServices"]
+    >
+    (
+      server: string,
+      tool: string,
+      args?: Readonly<Record<string, unknown>>,
+      options?: McpClient.CallOptions
+    ): Effect.Effect<Protocol.CallToolResult, UnknownServer | ServerUnavailable | McpError.CallToolError>
+  }
   /** Waits until the server is `ready`; fails if it settles otherwise. Bounded only by the caller's timeout. */
   readonly waitForReady: (name: string) => Effect.Effect<ServerHealth, UnknownServer | ServerNotReady>
   /**
@@ -156,7 +170,7 @@ export const make = Effect.fnUntraced(function*(
     })
   const healthOf = (name: string) => ledger.health().find((h) => h.name === name)!
 
-  const call = Effect.fn("McpManager.call")(function*(
+  const callUntyped = Effect.fn("McpManager.call")(function*(
     server: string,
     tool: string,
     args?: Readonly<Record<string, unknown>>,
@@ -174,6 +188,38 @@ export const make = Effect.fnUntraced(function*(
       Effect.tapError((error) => Effect.sync(() => error._tag === "ProcessExited" && ledger.exited(server, conn)))
     )
   })
+
+  function call<S extends Schema.Constraint>(
+    server: string,
+    tool: string,
+    args: Readonly<Record<string, unknown>> | undefined,
+    options: TypedCall.TypedCallOptions<S>
+  ): Effect.Effect<
+    TypedCall.TypedCallResult<S["Type"]>,
+    UnknownServer | ServerUnavailable | McpError.CallToolError | McpError.StructuredContentInvalid,
+    S["DecodingServices"]
+  >
+  function call(
+    server: string,
+    tool: string,
+    args?: Readonly<Record<string, unknown>>,
+    options?: McpClient.CallOptions
+  ): Effect.Effect<Protocol.CallToolResult, UnknownServer | ServerUnavailable | McpError.CallToolError>
+  function call(
+    server: string,
+    tool: string,
+    args?: Readonly<Record<string, unknown>>,
+    options?: McpClient.CallOptions | TypedCall.TypedCallOptions<Schema.Constraint>
+  ): Effect.Effect<
+    Protocol.CallToolResult,
+    UnknownServer | ServerUnavailable | McpError.CallToolError | McpError.StructuredContentInvalid,
+    unknown
+  > {
+    if (options === undefined || !("schema" in options)) return callUntyped(server, tool, args, options)
+    // Only the deadline goes down: the client would decode a `schema` too.
+    const untyped = options.timeout === undefined ? undefined : { timeout: options.timeout }
+    return Effect.flatMap(callUntyped(server, tool, args, untyped), TypedCall.decode(server, tool, options.schema))
+  }
 
   const waitForReady = Effect.fn("McpManager.waitForReady")(function*(name: string) {
     yield* lookup(name)

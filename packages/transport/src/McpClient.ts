@@ -70,6 +70,7 @@ import type { RemoteOptions } from "./RemoteClient.ts"
 import * as RemoteClient from "./RemoteClient.ts"
 import type { DiscoveredTool } from "./Tool.ts"
 import type * as Transport from "./transport/Transport.ts"
+import * as TypedCall from "./TypedCall.ts"
 
 /**
  * How a server's process ended.
@@ -169,12 +170,11 @@ export interface McpClient {
    * protocol era (≤ 2025-11-25) `nextCursor: ""` ends the list too.
    */
   readonly listTools: (options?: CallOptions) => Effect.Effect<ToolList, ListToolsError>
-  /** Calls a tool. Before the server is ready it fails with `ErrIndexBuilding`. */
-  readonly callTool: (
-    name: string,
-    args?: Readonly<Record<string, unknown>>,
-    options?: CallOptions
-  ) => Effect.Effect<CallToolResult, CallToolError>
+  /**
+   * Calls a tool. Before the server is ready it fails with `ErrIndexBuilding`. With `{ schema }` the result's
+   * `structuredContent` is decoded with it (see `TypedCall`).
+   */
+  readonly callTool: TypedCall.CallTool<CallToolError>
   /** Sends `ping` (allowed before `initialize` has been answered). */
   readonly ping: (options?: CallOptions) => Effect.Effect<void, RequestError>
   /** Sends any request through the same path as every other method, and returns its raw `result`. */
@@ -492,7 +492,7 @@ export const stdio = (
       awaitReady: Deferred.await(ready),
       session: () => Option.fromUndefinedOr(readiness._tag === "Ready" ? readiness.session : undefined),
       listTools,
-      callTool,
+      callTool: TypedCall.withSchema(server, callTool),
       ping: (options) => Effect.asVoid(request("ping", undefined, options)),
       request,
       notifications: Stream.fromPubSub(conn.notifications),

@@ -40,6 +40,7 @@ import type { PageCapExceeded, RepeatedCursor, UnsupportedProtocolVersion } from
 import { ClientClosed, ErrIndexBuilding, NotReady, ProtocolError, RequestTimeout } from "./McpError.ts"
 import type { CallToolResult, ServerNotification, ServerSession } from "./Protocol.ts"
 import type * as Transport from "./transport/Transport.ts"
+import * as TypedCall from "./TypedCall.ts"
 
 /**
  * What a request can fail with over any transport.
@@ -143,11 +144,7 @@ export interface McpSession {
   readonly awaitReady: Effect.Effect<ServerSession, InitializeError>
   readonly session: () => Option.Option<ServerSession>
   readonly listTools: (options?: CallOptions) => Effect.Effect<ListedTools, ListToolsError>
-  readonly callTool: (
-    name: string,
-    args?: Readonly<Record<string, unknown>>,
-    options?: CallOptions
-  ) => Effect.Effect<CallToolResult, CallToolError>
+  readonly callTool: TypedCall.CallTool<CallToolError>
   readonly ping: (options?: CallOptions) => Effect.Effect<void, RequestError>
   readonly request: (method: string, params?: unknown, options?: CallOptions) => Effect.Effect<unknown, RequestError>
   readonly notifications: Stream.Stream<ServerNotification>
@@ -422,7 +419,7 @@ export const make = <R>(
       }),
       session: () => Option.fromUndefinedOr(current()),
       listTools,
-      callTool,
+      callTool: TypedCall.withSchema(server, callTool),
       ping: (options) => Effect.asVoid(request("ping", undefined, options)),
       request,
       notifications: Stream.fromPubSub(notifications),
