@@ -30,8 +30,10 @@ import * as Dispatch from "./internal/Dispatch.ts"
 import * as Handshake from "./internal/Handshake.ts"
 import * as PendingTable from "./internal/PendingTable.ts"
 import * as Redactor from "./internal/Redactor.ts"
+import * as RequestSpan from "./internal/RequestSpan.ts"
 import { schemaDetail } from "./internal/SchemaDetail.ts"
 import * as Scrub from "./internal/Scrub.ts"
+import * as SessionMetric from "./internal/SessionMetric.ts"
 import * as ToolList from "./internal/ToolList.ts"
 import { decodeCallResult } from "./internal/WireDecoders.ts"
 import type { CallOptions, Stats, ToolList as ListedTools } from "./McpClient.ts"
@@ -39,6 +41,7 @@ import * as Options from "./McpClientOptions.ts"
 import type { PageCapExceeded, RepeatedCursor, UnsupportedProtocolVersion } from "./McpError.ts"
 import { ClientClosed, ErrIndexBuilding, NotReady, ProtocolError, RequestTimeout } from "./McpError.ts"
 import type { CallToolResult, ServerNotification, ServerSession } from "./Protocol.ts"
+import { McpTelemetry } from "./Telemetry.ts"
 import type * as Transport from "./transport/Transport.ts"
 import * as TypedCall from "./TypedCall.ts"
 
@@ -204,6 +207,18 @@ export const make = <R>(
       },
       refusal: () => refused
     })
+    // Read once: untraced (the default), requests go to the pending table directly.
+    const telemetry = yield* McpTelemetry
+    let established: string | undefined
+    const send = !telemetry.enabled ? pending.request : RequestSpan.traced(pending.request, {
+      server,
+      transport: () => transport?.kind ?? "http",
+      protocolVersion: () => established,
+      sessionId: () => transport?.sessionId?.(),
+      url: config.url,
+      settings: telemetry,
+      clock
+    })
 
     const diagnose = (text: string) => Queue.offerUnsafe(logs, ["warning", scrub(text)])
     const dispatch = Dispatch.make({
@@ -230,13 +245,14 @@ export const make = <R>(
       }
     }
 
-    const handshake = Handshake.run(pending.request, {
+    const handshake = Handshake.run(send, {
       server,
       clientInfo: config.clientInfo,
       capabilities: config.capabilities,
       timeoutMs: config.initializeTimeoutMs
     }, (session) => {
       transport?.established(session.protocolVersion)
+      established = session.protocolVersion
       transport?.send({
         _tag: "Notification",
         method: "notifications/initialized",
@@ -279,6 +295,16 @@ export const make = <R>(
     }
 
     transport = yield* Scope.provide(open(receiver), scope)
+    if (telemetry.enabled) {
+      yield* Scope.addFinalizer(
+        scope,
+        SessionMetric.record(clock, clock.currentTimeMillisUnsafe(), () => ({
+          transport: transport?.kind ?? "http",
+          protocolVersion: established,
+          errorType: state._tag === "Failed" ? state.error._tag : undefined
+        }))
+      )
+    }
 
     const shutdown = (reason: string): Effect.Effect<void> =>
       Effect.uninterruptible(Effect.suspend(() => {
@@ -322,7 +348,7 @@ export const make = <R>(
         : Math.min(Options.requestTimeoutMillis(options.timeout), config.requestTimeoutMs)
 
     const request = (method: string, params?: unknown, options?: CallOptions) =>
-      pending.request(method, params, { timeoutMs: timeoutOf(options), cancellable: true })
+      send(method, params, { timeoutMs: timeoutOf(options), cancellable: true })
 
     /** Runs `use` with the session once ready; `starting` says why not while the first handshake runs. */
     const whenReady = <A, E, E2>(
