@@ -31,7 +31,7 @@
  * @since 0.1.0
  */
 import type { McpClient, McpError, Protocol, Tool } from "@mcp-fleet/transport"
-import { TypedCall } from "@mcp-fleet/transport"
+import { Telemetry, TypedCall } from "@mcp-fleet/transport"
 import { Context, Effect, Layer, Scope } from "effect"
 import type { Schema, Stream } from "effect"
 import { HttpClient } from "effect/http"
@@ -39,6 +39,7 @@ import type { ChildProcessSpawner } from "effect/process"
 import { DuplicateServer, ServerNotReady, ServerUnavailable, UnknownServer } from "./ManagerError.ts"
 import type { ManagerOptions, ServerConfig, StateChange } from "./ManagerOptions.ts"
 import * as Ledger from "./McpManager/Ledger.ts"
+import * as Metrics from "./McpManager/Metrics.ts"
 import * as Options from "./McpManager/Options.ts"
 import type { ServerRecord } from "./McpManager/Record.ts"
 import * as Supervisor from "./McpManager/Supervisor.ts"
@@ -156,7 +157,10 @@ export const make = Effect.fnUntraced(function*(
   const spawner = yield* Effect.context<ChildProcessSpawner.ChildProcessSpawner>()
   // Optional: only remote (`url`) servers need it, and an app of stdio servers need not provide one.
   const http = yield* Effect.serviceOption(HttpClient.HttpClient)
-  const ledger = yield* Ledger.make(options, Object.entries(input.servers))
+  // Read once: with telemetry off (the default) no metric is recorded and no span annotated.
+  const telemetry = yield* Telemetry.McpTelemetry
+  const metrics = telemetry.enabled ? Metrics.make(yield* Effect.context<never>()) : undefined
+  const ledger = yield* Ledger.make(options, Object.entries(input.servers), metrics)
   const supervisor = yield* Supervisor.make({ ledger, options, scope: connections, spawner, http })
   yield* Effect.forEach(ledger.names(), supervisor.start, { concurrency: "unbounded", discard: true })
   yield* Effect.addFinalizer(() => Effect.andThen(supervisor.drain("graceful"), ledger.flush))
@@ -176,6 +180,13 @@ export const make = Effect.fnUntraced(function*(
     args?: Readonly<Record<string, unknown>>,
     callOptions?: McpClient.CallOptions
   ) {
+    if (telemetry.enabled) {
+      yield* Effect.annotateCurrentSpan({
+        "mcp.method.name": "tools/call",
+        "mcp.server.name": server,
+        "gen_ai.tool.name": tool
+      })
+    }
     // No lock: one read of the ledger and of the client's flags.
     const record = yield* lookup(server)
     const conn = record.conn

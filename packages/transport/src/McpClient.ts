@@ -45,6 +45,7 @@ import * as ChildEnvironment from "./internal/ChildEnvironment.ts"
 import * as Connection from "./internal/Connection.ts"
 import * as Pagination from "./internal/Pagination.ts"
 import * as Redactor from "./internal/Redactor.ts"
+import * as RequestSpan from "./internal/RequestSpan.ts"
 import { schemaDetail } from "./internal/SchemaDetail.ts"
 import { StderrTail } from "./internal/StderrTail.ts"
 import { collector as toolCollector } from "./internal/ToolList.ts"
@@ -68,6 +69,7 @@ import type { CallToolResult } from "./Protocol.ts"
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "./Protocol.ts"
 import type { RemoteOptions } from "./RemoteClient.ts"
 import * as RemoteClient from "./RemoteClient.ts"
+import { McpTelemetry } from "./Telemetry.ts"
 import type { DiscoveredTool } from "./Tool.ts"
 import type * as Transport from "./transport/Transport.ts"
 import * as TypedCall from "./TypedCall.ts"
@@ -278,6 +280,19 @@ export const stdio = (
       redactor
     })
 
+    // Telemetry (off by default) wraps the request path once; untraced, `send` is the connection's own.
+    const telemetry = yield* McpTelemetry
+    let tracedVersion: string | undefined
+    const send = !telemetry.enabled ? conn.request : RequestSpan.traced(conn.request, {
+      server,
+      transport: () => "stdio",
+      protocolVersion: () => tracedVersion,
+      sessionId: () => undefined,
+      url: undefined,
+      settings: telemetry,
+      clock
+    })
+
     const annotate = Effect.annotateLogs({ mcpServer: server, pid: handle.pid })
     const onStderrLine = opts.onStderrLine
     const stderrFiber = yield* Stream.runForEachArray(handle.stderr, (chunks) => {
@@ -297,7 +312,7 @@ export const stdio = (
     let closing: Deferred.Deferred<void> | undefined
 
     const initialize = Effect.gen(function*() {
-      const raw = yield* conn.request("initialize", {
+      const raw = yield* send("initialize", {
         protocolVersion: LATEST_PROTOCOL_VERSION,
         capabilities: opts.capabilities,
         clientInfo: opts.clientInfo
@@ -317,6 +332,7 @@ export const stdio = (
         })
       }
       conn.notify("notifications/initialized", undefined)
+      tracedVersion = result.protocolVersion
       const established: ServerSession = {
         protocolVersion: result.protocolVersion,
         serverInfo: result.serverInfo,
@@ -442,7 +458,7 @@ export const stdio = (
         usable() === undefined
           ? notReady(() => new ErrIndexBuilding({ server, tool: name }))
           : Effect.flatMap(
-            conn.request("tools/call", { name, arguments: args ?? {} }, {
+            send("tools/call", { name, arguments: args ?? {} }, {
               timeoutMs: requestTimeout(options),
               cancellable: true
             }),
@@ -459,7 +475,7 @@ export const stdio = (
       const seen = new Set<string>()
       let cursor: string | undefined
       for (let page = 1;; page++) {
-        const raw = yield* conn.request("tools/list", cursor === undefined ? {} : { cursor }, {
+        const raw = yield* send("tools/list", cursor === undefined ? {} : { cursor }, {
           timeoutMs: requestTimeout(options),
           cancellable: true
         })
@@ -480,7 +496,7 @@ export const stdio = (
     })
 
     const request = (method: string, params?: unknown, options?: CallOptions) =>
-      conn.request(method, params, { timeoutMs: requestTimeout(options), cancellable: true })
+      send(method, params, { timeoutMs: requestTimeout(options), cancellable: true })
 
     const client: StdioClient = {
       name: server,
