@@ -25,6 +25,7 @@ import * as Queue from "effect/Queue"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { SessionExpired } from "./HttpError.ts"
+import * as ByteCounter from "./internal/ByteCounter.ts"
 import * as CursorLoop from "./internal/CursorLoop.ts"
 import * as Dispatch from "./internal/Dispatch.ts"
 import * as Handshake from "./internal/Handshake.ts"
@@ -196,19 +197,20 @@ export const make = <R>(
     let scopeClosed = false
     const terminated = Deferred.makeUnsafe<void>()
 
+    // Read once: untraced (the default), requests go to the pending table directly and no byte is counted.
+    const telemetry = yield* McpTelemetry
+    const bytes = telemetry.enabled ? ByteCounter.make(server, yield* Effect.context<never>()) : undefined
     const pending = PendingTable.make({
       server,
       maxInFlight: config.maxInFlight,
       clock,
-      outlet: {
+      outlet: ByteCounter.outlet(bytes, {
         request: (id, method, text) => transport?.send({ _tag: "Request", id, method, text }),
         send: (frame) => transport?.send(frame),
         abandon: (id) => transport?.abandon(id)
-      },
+      }),
       refusal: () => refused
     })
-    // Read once: untraced (the default), requests go to the pending table directly.
-    const telemetry = yield* McpTelemetry
     let established: string | undefined
     const send = !telemetry.enabled ? pending.request : RequestSpan.traced(pending.request, {
       server,
@@ -277,7 +279,7 @@ export const make = <R>(
     )
 
     const receiver: Transport.Receiver = {
-      message: dispatch,
+      message: ByteCounter.receiving(bytes, dispatch),
       failRequest: (id, error) => {
         if (error._tag === "MessageTooLarge") oversize++
         pending.settle(id, Exit.fail(Scrub.failure(scrub, error)))

@@ -110,3 +110,29 @@ export const sessionDuration: Metric.Histogram<number> = Metric.histogram("mcp.c
   description: "Duration of an MCP client session, in seconds.",
   boundaries: DURATION_BOUNDARIES
 })
+
+/**
+ * `mcp_fleet.bytes.sent`: UTF-8 bytes of the JSON-RPC messages sent to a server (attribute `mcp.server.name`).
+ *
+ * @since 0.3.0
+ * @category metrics
+ */
+export const bytesSent = (server: string): Metric.Counter<number> =>
+  Metric.counter("mcp_fleet.bytes.sent", {
+    description: "UTF-8 bytes of JSON-RPC messages sent to MCP servers.",
+    incremental: true,
+    attributes: { "mcp.server.name": server }
+  })
+
+/**
+ * `mcp_fleet.bytes.received`: UTF-8 bytes of the JSON-RPC messages received from a server.
+ *
+ * @since 0.3.0
+ * @category metrics
+ */
+export const bytesReceived = (server: string): Metric.Counter<number> =>
+  Metric.counter("mcp_fleet.bytes.received", {
+    description: "UTF-8 bytes of JSON-RPC messages received from MCP servers.",
+    incremental: true,
+    attributes: { "mcp.server.name": server }
+  })

@@ -133,6 +133,21 @@ describe("request spans", () => {
   })
 })
 
+describe("byte counters", () => {
+  it.effect("mcp_fleet.bytes.sent / .received count the UTF-8 bytes of the session's JSON-RPC messages", () => {
+    const recorder = SpanRecorder.make()
+    return Effect.gen(function*() {
+      const { session, wire } = yield* open(answers)
+      yield* session.awaitReady
+      yield* session.callTool("echo", { text: "é😀" })
+      const utf8 = (texts: ReadonlyArray<string>) => texts.reduce((n, t) => n + Buffer.byteLength(t, "utf8"), 0)
+      assert.strictEqual((yield* Metric.value(Telemetry.bytesSent("mem"))).count, utf8(wire.out))
+      assert.strictEqual((yield* Metric.value(Telemetry.bytesReceived("mem"))).count, utf8(wire.in))
+      assert.isAbove(utf8(wire.out), wire.out.join("").length, "non-ASCII counted as bytes, not characters")
+    }).pipe(traced(recorder))
+  })
+})
+
 describe("duration metrics", () => {
   it.effect("mcp.client.operation.duration records each request in seconds, with its attributes", () => {
     const recorder = SpanRecorder.make()

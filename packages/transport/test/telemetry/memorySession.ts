@@ -39,6 +39,8 @@ const initialize = {
 export const open = (answer: (sent: Sent) => Answer) =>
   Effect.gen(function*() {
     const sent: Array<Sent> = []
+    /** The text of every request frame sent, and of every message received. */
+    const wire = { out: [] as Array<string>, in: [] as Array<string> }
     const session = yield* McpSession.make(config, (receiver) =>
       Effect.gen(function*() {
         const inbox = yield* Queue.unbounded<Sent>()
@@ -46,7 +48,11 @@ export const open = (answer: (sent: Sent) => Answer) =>
         const reply = (id: number, body: Answer): Effect.Effect<void> =>
           "later" in body
             ? Effect.flatMap(body.later, (late) => reply(id, late))
-            : Effect.sync(() => receiver.message(JSON.stringify({ jsonrpc: "2.0", id, ...body })))
+            : Effect.sync(() => {
+              const text = JSON.stringify({ jsonrpc: "2.0", id, ...body })
+              wire.in.push(text)
+              receiver.message(text)
+            })
         yield* Queue.take(inbox).pipe(
           Effect.flatMap((request) =>
             Effect.forkChild(reply(request.id, request.method === "initialize" ? initialize : answer(request)))
@@ -59,6 +65,7 @@ export const open = (answer: (sent: Sent) => Answer) =>
           kind: "http" as const,
           send: (frame) => {
             if (frame._tag !== "Request") return
+            wire.out.push(frame.text)
             const message: { readonly params?: Sent["params"] } = JSON.parse(frame.text)
             const request: Sent = { id: frame.id, method: frame.method, params: message.params }
             sent.push(request)
@@ -71,5 +78,5 @@ export const open = (answer: (sent: Sent) => Answer) =>
           close: Effect.void
         }
       }))
-    return { session, sent }
+    return { session, sent, wire }
   })
