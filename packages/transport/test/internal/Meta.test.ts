@@ -6,14 +6,14 @@ describe("Meta.merge", () => {
     assert.deepStrictEqual(Meta.merge(undefined, { traceparent: "t" }), { _meta: { traceparent: "t" } })
   })
 
-  it("keeps every other key of params and of an existing _meta; given keys replace the same keys", () => {
-    const params = { name: "x", arguments: { a: 1 }, _meta: { progressToken: 7, traceparent: "old" } }
-    assert.deepStrictEqual(Meta.merge(params, { traceparent: "new" }), {
+  it("keeps every key of params and of an existing _meta (the caller's win) and adds the others", () => {
+    const params = { name: "x", arguments: { a: 1 }, _meta: { progressToken: 7, traceparent: "caller" } }
+    assert.deepStrictEqual(Meta.merge(params, { traceparent: "span", tracestate: "s" }), {
       name: "x",
       arguments: { a: 1 },
-      _meta: { progressToken: 7, traceparent: "new" }
+      _meta: { progressToken: 7, traceparent: "caller", tracestate: "s" }
     })
-    assert.deepStrictEqual(params._meta, { progressToken: 7, traceparent: "old" }, "the input is not changed")
+    assert.deepStrictEqual(params._meta, { progressToken: 7, traceparent: "caller" }, "the input is not changed")
   })
 
   it("replaces a _meta that is not an object, and leaves array params alone", () => {
