@@ -328,7 +328,10 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
         SessionMetric.record(clock, clock.currentTimeMillisUnsafe(), () => ({
           transport: live.kind,
           protocolVersion: established,
-          errorType: state._tag === "Failed" ? state.error._tag : undefined
+          // Ended in an error: a failed handshake, or the process gone (`ProcessExited`); not a close.
+          errorType: state._tag === "Failed" || state._tag === "Closed" && state.error._tag !== "ClientClosed"
+            ? state.error._tag
+            : undefined
         }))
       )
     }

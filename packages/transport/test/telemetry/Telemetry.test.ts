@@ -3,8 +3,9 @@
  * span exporter; and nothing at all when telemetry is off.
  */
 import { assert, describe, it } from "@effect/vitest"
+import { McpPeer } from "@mcp-fleet/testing"
 import * as SpanRecorder from "@mcp-fleet/testing/SpanRecorder"
-import { Telemetry } from "@mcp-fleet/transport"
+import { McpClient, Telemetry } from "@mcp-fleet/transport"
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api"
 import { Deferred, Effect, Exit, Fiber, Metric, Scope } from "effect"
 import { TestClock } from "effect/testing"
@@ -209,6 +210,26 @@ describe("duration metrics", () => {
       }))
       assert.strictEqual(state.count, 1)
       assert.strictEqual(state.sum, 90)
+    }).pipe(traced(recorder))
+  })
+
+  it.effect("a stdio session whose process exits records its duration with error.type ProcessExited", () => {
+    const recorder = SpanRecorder.make()
+    return Effect.gen(function*() {
+      const { layer, peer } = yield* McpPeer.controlled({})
+      const client = yield* McpClient.make({ command: "server", name: "dies" }).pipe(Effect.provide(layer))
+      yield* client.awaitReady
+      yield* TestClock.adjust("2 seconds")
+      yield* (yield* peer).exit(1)
+      yield* client.awaitTerminated
+      yield* client.forceClose
+      const state = yield* Metric.value(Metric.withAttributes(Telemetry.sessionDuration, {
+        "network.transport": "pipe",
+        "mcp.protocol.version": "2025-11-25",
+        "error.type": "ProcessExited"
+      }))
+      assert.strictEqual(state.count, 1)
+      assert.strictEqual(state.sum, 2)
     }).pipe(traced(recorder))
   })
 })
