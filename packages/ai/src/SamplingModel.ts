@@ -30,10 +30,11 @@
  * @since 0.1.0
  */
 import { Sampling } from "@mcp-fleet/transport"
-import type { Duration } from "effect"
-import { Effect, Layer } from "effect"
 import { LanguageModel } from "effect/ai"
 import type { Prompt, Response } from "effect/ai"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 
 /**
  * How the adapter decides and calls the model.

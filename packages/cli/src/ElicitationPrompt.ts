@@ -11,9 +11,14 @@
  * @since 0.2.0
  */
 import type { Elicitation } from "@mcp-fleet/transport"
-import { Console, Effect, Option } from "effect"
-import type { FileSystem, Path, Terminal } from "effect"
-import { Prompt, TerminalCapabilities } from "effect/cli"
+import * as Prompt from "effect/cli/Prompt"
+import * as TerminalCapabilities from "effect/cli/TerminalCapabilities"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import type * as FileSystem from "effect/FileSystem"
+import * as Option from "effect/Option"
+import type * as Path from "effect/Path"
+import type * as Terminal from "effect/Terminal"
 
 /**
  * Server text made safe to print: every control character (escape sequences included) becomes a space.

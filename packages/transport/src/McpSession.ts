@@ -26,6 +26,7 @@ import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as ClientHandlers from "./ClientHandlers.ts"
 import { SessionExpired } from "./HttpError.ts"
+import * as ByteCounter from "./internal/ByteCounter.ts"
 import * as Calls from "./internal/Calls.ts"
 import * as Dispatch from "./internal/Dispatch.ts"
 import * as Handshake from "./internal/Handshake.ts"
@@ -33,14 +34,18 @@ import * as JsonRpc from "./internal/JsonRpc.ts"
 import * as PendingTable from "./internal/PendingTable.ts"
 import * as Publisher from "./internal/Publisher.ts"
 import * as Redactor from "./internal/Redactor.ts"
+import * as RequestSpan from "./internal/RequestSpan.ts"
 import * as Scrub from "./internal/Scrub.ts"
 import * as ServerRequest from "./internal/ServerRequest.ts"
+import * as SessionMetric from "./internal/SessionMetric.ts"
 import type { CallOptions, Stats, ToolList as ListedTools } from "./McpClient.ts"
 import type { PageCapExceeded, ProcessExited, RepeatedCursor } from "./McpError.ts"
 import type { ErrIndexBuilding, NotReady, UnsupportedProtocolVersion } from "./McpError.ts"
 import { ClientClosed } from "./McpError.ts"
-import type { CallToolResult, ServerNotification, ServerSession } from "./Protocol.ts"
+import type { ServerNotification, ServerSession } from "./Protocol.ts"
+import { McpTelemetry } from "./Telemetry.ts"
 import type * as Transport from "./transport/Transport.ts"
+import * as TypedCall from "./TypedCall.ts"
 
 /**
  * What a request can fail with over any transport.
@@ -146,11 +151,7 @@ export interface McpSession {
   readonly awaitReady: Effect.Effect<ServerSession, InitializeError>
   readonly session: () => Option.Option<ServerSession>
   readonly listTools: (options?: CallOptions) => Effect.Effect<ListedTools, ListToolsError>
-  readonly callTool: (
-    name: string,
-    args?: Readonly<Record<string, unknown>>,
-    options?: CallOptions
-  ) => Effect.Effect<CallToolResult, CallToolError>
+  readonly callTool: TypedCall.CallTool<CallToolError>
   readonly ping: (options?: CallOptions) => Effect.Effect<void, RequestError>
   readonly request: (method: string, params?: unknown, options?: CallOptions) => Effect.Effect<unknown, RequestError>
   readonly notifications: Stream.Stream<ServerNotification>
@@ -215,16 +216,29 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
     let scopeClosed = false
     const terminated = Deferred.makeUnsafe<void>()
 
+    // Read once: untraced (the default), requests go to the pending table directly and no byte is counted.
+    const telemetry = yield* McpTelemetry
+    const bytes = telemetry.enabled ? ByteCounter.make(server, yield* Effect.context<never>()) : undefined
     const pending = PendingTable.make({
       server,
       maxInFlight: config.maxInFlight,
       clock,
-      outlet: {
+      outlet: ByteCounter.outlet(bytes, {
         request: (id, method, text) => sendRequest(id, method, text),
         send: (frame) => transport?.send(frame),
         abandon: (id) => transport?.abandon(id)
-      },
+      }),
       refusal: () => refused ?? transport?.refusal?.()
+    })
+    let established: string | undefined
+    const send = !telemetry.enabled ? pending.request : RequestSpan.traced(pending.request, {
+      server,
+      transport: () => transport?.kind ?? "http",
+      protocolVersion: () => established,
+      sessionId: () => transport?.sessionId?.(),
+      url: config.url,
+      settings: telemetry,
+      clock
     })
 
     const publisher = Publisher.make(notifications, config.notificationBuffer)
@@ -254,13 +268,14 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       }
     }
 
-    const handshake = Handshake.run(pending.request, {
+    const handshake = Handshake.run(send, {
       server,
       clientInfo: config.clientInfo,
       capabilities: ClientHandlers.capabilities(config.handlers ?? {}, config.capabilities),
       timeoutMs: config.initializeTimeoutMs
     }, (session) => {
       transport?.established(session.protocolVersion)
+      established = session.protocolVersion
       transport?.send({
         _tag: "Notification",
         method: "notifications/initialized",
@@ -288,7 +303,7 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
     )
 
     const receiver: Transport.Receiver = {
-      message: dispatch,
+      message: ByteCounter.receiving(bytes, dispatch),
       failRequest: (id, error) => {
         if (error._tag === "MessageTooLarge") oversize++
         pending.settle(id, Exit.fail(Scrub.failure(scrub, error)))
@@ -313,6 +328,19 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
     transport = live
     const write = live.write
     if (write !== undefined) sendRequest = (_id, _method, text) => write(text)
+    if (telemetry.enabled) {
+      yield* Scope.addFinalizer(
+        scope,
+        SessionMetric.record(clock, clock.currentTimeMillisUnsafe(), () => ({
+          transport: live.kind,
+          protocolVersion: established,
+          // Ended in an error: a failed handshake, or the process gone (`ProcessExited`); not a close.
+          errorType: state._tag === "Failed" || state._tag === "Closed" && state.error._tag !== "ClientClosed"
+            ? state.error._tag
+            : undefined
+        }))
+      )
+    }
 
     /**
      * Signal (no new request, nothing left waiting, readiness settled, `awaitTerminated` done), then end the
@@ -375,7 +403,8 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       server,
       requestTimeoutMs: config.requestTimeoutMs,
       maxPages: config.maxPages,
-      pending,
+      // Traced, the calls go through the request spans; untraced, straight to the pending table.
+      pending: send === pending.request ? pending : { ...pending, request: send },
       readiness: () => state,
       refusal: () => live.refusal?.(),
       scrub
@@ -409,7 +438,7 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       }),
       session: () => Option.fromUndefinedOr(current()),
       listTools: calls.listTools,
-      callTool: calls.callTool,
+      callTool: TypedCall.withSchema(server, calls.callTool),
       ping: (options) => Effect.asVoid(request("ping", undefined, options)),
       request,
       notifications: Stream.fromPubSub(notifications),

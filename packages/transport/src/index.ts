@@ -33,3 +33,7 @@ export * as Elicitation from "./Elicitation.ts"
 export * as Roots from "./Roots.ts"
 /** @since 0.2.0 */
 export * as Sampling from "./Sampling.ts"
+/** @since 0.3.0 */
+export * as TypedCall from "./TypedCall.ts"
+/** @since 0.3.0 */
+export * as Telemetry from "./Telemetry.ts"
