@@ -13,7 +13,7 @@
  *
  * @since 0.3.0
  */
-import { Metric } from "effect"
+import * as Metric from "effect/Metric"
 import type { ServerState } from "./ServerState.ts"
 
 /**

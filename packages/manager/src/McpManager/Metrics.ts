@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import type { Context } from "effect"
+import type * as Context from "effect/Context"
 import * as FleetMetrics from "../FleetMetrics.ts"
 import * as ServerState from "../ServerState.ts"
 import type * as ServerTransition from "../ServerTransition.ts"
