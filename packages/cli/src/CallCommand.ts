@@ -23,7 +23,9 @@ import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
+import type * as Path from "effect/Path"
 import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
+import type * as Terminal from "effect/Terminal"
 import * as CallOutput from "./CallOutput.ts"
 import type { CliEnvironment } from "./CliEnvironment.ts"
 import type { ServerNotConfigured, ServerNotUsable } from "./CliError.ts"
@@ -37,6 +39,7 @@ import {
 } from "./CliError.ts"
 import * as CliFlags from "./CliFlags.ts"
 import * as DurationText from "./DurationText.ts"
+import * as ElicitationPrompt from "./ElicitationPrompt.ts"
 import * as FleetConfig from "./FleetConfig.ts"
 import * as OneShot from "./OneShot.ts"
 import { awaitServer, isSettled } from "./Settle.ts"
@@ -141,7 +144,7 @@ export const command: Command.Command<
   Input,
   {},
   CallError,
-  CliEnvironment | FileSystem.FileSystem | ChildProcessSpawner.ChildProcessSpawner
+  CliEnvironment | FileSystem.FileSystem | Path.Path | Terminal.Terminal | ChildProcessSpawner.ChildProcessSpawner
 > = Command.make(
   "call",
   {
@@ -184,6 +187,8 @@ export const command: Command.Command<
     const { server } = named
     const file = yield* FleetConfig.only(loaded, server)
     const waited = DurationText.format(wait)
+    // A server that elicits during the call is answered on the terminal, or refused when there is none.
+    const elicitation = yield* ElicitationPrompt.make
     yield* OneShot.run(file, verbose, (session) =>
       Effect.gen(function*() {
         const { manager } = session
@@ -220,7 +225,7 @@ export const command: Command.Command<
           yield* Console.error(`mcp-fleet: wrote ${binary.bytes.length} bytes (${binary.mimeType}) to ${output.value}`)
         }
         if (!json) yield* Console.log(CallOutput.render(result))
-      }))
+      }), { elicitation })
   })
 ).pipe(
   Command.withDescription(

@@ -28,6 +28,18 @@ describe("mcp-fleet call", () => {
     )
   })
 
+  it.concurrent("a server's elicitation during the call is declined off a terminal, with a line on stderr", async (ctx) => {
+    const config = await writeConfig(ctx, { alpha: fakeServer() })
+    const request = {
+      method: "elicitation/create",
+      params: { message: "your name?", requestedSchema: { type: "object", properties: { n: { type: "string" } } } }
+    }
+    const result = await run(ctx, ["call", "alpha", "server_request", "--args", JSON.stringify(request), "-c", config])
+    expect(result.code).toBe(0)
+    expect(JSON.parse(result.stdout).result).toEqual({ action: "decline" })
+    expect(result.stderr).toBe("mcp-fleet: alpha asks: your name? — declined: there is no terminal to ask on\n")
+  })
+
   it.concurrent("an isError result prints the tool's text on stderr and exits 1", async (ctx) => {
     const config = await writeConfig(ctx, { alpha: fakeServer() })
     const result = await run(ctx, ["call", "alpha", "change_tools", "--args", "{\"burst\":\"many\"}", "-c", config])

@@ -7,7 +7,7 @@
  * 0 when it did what the scenario wants, and 1 with the error on stderr when it could not.
  */
 import { NodeHttpClient, NodeRuntime } from "@effect/platform-node"
-import { McpClient } from "@mcp-fleet/transport"
+import { Elicitation, McpClient } from "@mcp-fleet/transport"
 import type { Tool } from "@mcp-fleet/transport"
 import { Effect } from "effect"
 
@@ -52,6 +52,13 @@ const play = (client: McpClient.McpClient) =>
         yield* client.callTool("test_reconnection", {})
         return
       }
+      case "elicitation-sep1034-client-defaults": {
+        // The server elicits a form whose every field has a default; the client accepts what it was given, which
+        // is the defaults the session filled in (SEP-1034), checked against the schema before it is sent.
+        yield* find(tools, "test_client_elicitation_defaults")
+        yield* client.callTool("test_client_elicitation_defaults", {})
+        return
+      }
       default:
         // Unknown scenario: the handshake and the list are all this client knows to do.
         return
@@ -67,7 +74,9 @@ const program = Effect.gen(function*() {
     transport: "http",
     name: `conformance-${scenario}`,
     clientInfo: { name: "mcp-fleet-conformance-client", version: "0.1.0" },
-    requestTimeout: "20 seconds"
+    requestTimeout: "20 seconds",
+    // Only the scenario that elicits gets a handler: every other scenario sees the default `capabilities: {}`.
+    ...(scenario.startsWith("elicitation-") ? { handlers: { elicitation: Elicitation.acceptDefaults } } : {})
   })
   yield* client.awaitReady
   yield* play(client)

@@ -32,6 +32,7 @@ import type * as Option from "effect/Option"
 import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import type * as Scope from "effect/Scope"
 import type * as Stream from "effect/Stream"
+import type { HandlerStats } from "./ClientHandlers.ts"
 import type { InvalidUrl } from "./HttpError.ts"
 import * as RemoteAdapter from "./internal/RemoteAdapter.ts"
 import * as StdioConstruction from "./internal/StdioClient.ts"
@@ -96,6 +97,8 @@ export interface Stats {
   readonly invalidUtf8: number
   readonly serverRequests: number
   readonly notifications: number
+  /** Server requests (other than `ping`) given to handlers, by outcome. */
+  readonly handlers: HandlerStats
   /** Requests sent so far, by method (`initialize`, `tools/list`, `tools/call`…). */
   readonly requests: Readonly<Record<string, number>>
   readonly pending: number

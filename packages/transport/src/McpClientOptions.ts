@@ -6,6 +6,7 @@
 import * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"
 import type * as Redacted from "effect/Redacted"
+import type { ClientHandlers } from "./ClientHandlers.ts"
 
 /**
  * What `McpClient.make` needs to start and talk to one MCP server over stdio.
@@ -34,6 +35,12 @@ export interface McpClientOptions {
   readonly clientInfo?: { readonly name: string; readonly version: string; readonly title?: string } | undefined
   /** Client capabilities declared in `initialize`. Default `{}` (none). */
   readonly capabilities?: Readonly<Record<string, unknown>> | undefined
+  /**
+   * What answers the server's `roots/list`, `elicitation/create` and `sampling/createMessage`; each one present is
+   * declared in `capabilities`. A missing one is taken from the `Roots`, `Elicitation` or `Sampling` service when
+   * the program provides it. Default: none.
+   */
+  readonly handlers?: ClientHandlers | undefined
   /** Longest inbound line accepted, in bytes; longer ones are dropped unbuffered. Default 4 MiB. */
   readonly maxMessageBytes?: number | undefined
   /** Most requests waiting for an answer at once; more fail with `TooManyInFlight`. Default 1024. */

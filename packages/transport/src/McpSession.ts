@@ -24,16 +24,19 @@ import * as PubSub from "effect/PubSub"
 import * as Queue from "effect/Queue"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import * as ClientHandlers from "./ClientHandlers.ts"
 import { SessionExpired } from "./HttpError.ts"
 import * as ByteCounter from "./internal/ByteCounter.ts"
 import * as Calls from "./internal/Calls.ts"
 import * as Dispatch from "./internal/Dispatch.ts"
 import * as Handshake from "./internal/Handshake.ts"
+import * as JsonRpc from "./internal/JsonRpc.ts"
 import * as PendingTable from "./internal/PendingTable.ts"
 import * as Publisher from "./internal/Publisher.ts"
 import * as Redactor from "./internal/Redactor.ts"
 import * as RequestSpan from "./internal/RequestSpan.ts"
 import * as Scrub from "./internal/Scrub.ts"
+import * as ServerRequest from "./internal/ServerRequest.ts"
 import * as SessionMetric from "./internal/SessionMetric.ts"
 import type { CallOptions, Stats, ToolList as ListedTools } from "./McpClient.ts"
 import type { PageCapExceeded, ProcessExited, RepeatedCursor } from "./McpError.ts"
@@ -110,6 +113,8 @@ export interface Config {
   readonly secrets: ReadonlyArray<string>
   /** The server's URL, redacted, for remote servers. */
   readonly url?: string | undefined
+  /** What answers the server's requests; their presence adds to the declared `capabilities`. */
+  readonly handlers?: ClientHandlers.ClientHandlers | undefined
 }
 
 /**
@@ -247,7 +252,8 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       diagnose,
       note: (text) => Queue.offerUnsafe(logs, ["debug", text]),
       scrub,
-      scrubValue: redactor.value
+      scrubValue: redactor.value,
+      serve: config.handlers === undefined ? undefined : { answer: ServerRequest.make(config.handlers, server), run }
     })
 
     /** The one place readiness moves; a waiting `done` is completed with the outcome. */
@@ -265,7 +271,7 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
     const handshake = Handshake.run(send, {
       server,
       clientInfo: config.clientInfo,
-      capabilities: config.capabilities,
+      capabilities: ClientHandlers.capabilities(config.handlers ?? {}, config.capabilities),
       timeoutMs: config.initializeTimeoutMs
     }, (session) => {
       transport?.established(session.protocolVersion)
@@ -381,6 +387,16 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
     )
     run(live.ended.pipe(Effect.flatMap((ended) => Effect.forkIn(shutdown(ended.reason, "close", ended.error), parent))))
     handshakeFiber = run(handshake)
+    const roots = config.handlers?.roots
+    if (roots !== undefined) {
+      const changed = JsonRpc.notificationFrame("notifications/roots/list_changed", undefined)
+      run(Stream.runForEach(roots.changes, () =>
+        Effect.sync(() => {
+          if (state._tag === "Ready") {
+            transport?.send({ _tag: "Notification", method: "notifications/roots/list_changed", text: changed })
+          }
+        })))
+    }
     yield* Effect.addFinalizer(() => shutdown("its scope was closed"))
 
     const calls = Calls.make({
@@ -431,6 +447,7 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       forceClose: shutdown("forceClose was called", "force"),
       stats: () => ({
         ...counters,
+        handlers: { ...counters.handlers },
         oversize,
         invalidUtf8: 0,
         requests: { ...pending.counts },

@@ -29,6 +29,7 @@ import * as Effect from "effect/Effect"
 import type * as HttpClient from "effect/http/HttpClient"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
+import * as ClientHandlers from "./ClientHandlers.ts"
 import { HttpStatusError, InvalidUrl } from "./HttpError.ts"
 import * as Url from "./internal/http/Url.ts"
 import * as Options from "./McpClientOptions.ts"
@@ -63,6 +64,12 @@ export interface RemoteOptions {
   readonly notificationReplay?: number | undefined
   /** Bound of the `DELETE` that ends the session at close. Default 2 seconds. */
   readonly closeTimeout?: Duration.Input | undefined
+  /**
+   * What answers the server's `roots/list`, `elicitation/create` and `sampling/createMessage`; each one present is
+   * declared in `capabilities`. A missing one is taken from the `Roots`, `Elicitation` or `Sampling` service when
+   * the program provides it. Default: none (`capabilities: {}`).
+   */
+  readonly handlers?: ClientHandlers.ClientHandlers | undefined
 }
 
 /**
@@ -186,7 +193,8 @@ export const make = (
         ? Math.floor(options.notificationReplay)
         : 32,
       secrets,
-      url: Url.redact(given)
+      url: Url.redact(given),
+      handlers: yield* ClientHandlers.fromContext(options.handlers)
     }, (receiver) =>
       mode === "sse" ? legacy(receiver) : StreamableHttp.make({
         server,

@@ -25,6 +25,14 @@ export * as McpSession from "./McpSession.ts"
 export * as Transport from "./transport/Transport.ts"
 /** @since 0.1.0 */
 export * as Tool from "./Tool.ts"
+/** @since 0.2.0 */
+export * as ClientHandlers from "./ClientHandlers.ts"
+/** @since 0.2.0 */
+export * as Elicitation from "./Elicitation.ts"
+/** @since 0.2.0 */
+export * as Roots from "./Roots.ts"
+/** @since 0.2.0 */
+export * as Sampling from "./Sampling.ts"
 /** @since 0.3.0 */
 export * as TypedCall from "./TypedCall.ts"
 /** @since 0.3.0 */

@@ -3,6 +3,7 @@
  *
  * @internal
  */
+import type { ClientHandlers } from "@mcp-fleet/transport"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -22,6 +23,8 @@ export interface Resolved {
   readonly eventCapacity: number
   readonly onStateChange: ((change: StateChange) => Effect.Effect<void>) | undefined
   readonly onToolsChanged: ((change: ToolsChange) => Effect.Effect<void>) | undefined
+  /** The fleet-wide handlers (a server's own `client.handlers` override them one by one). */
+  readonly handlers: ClientHandlers.ClientHandlers
 }
 
 const millis = (input: Duration.Input | undefined, fallback: number): number => {
@@ -65,7 +68,8 @@ export const resolve = Effect.fnUntraced(function*(options: ManagerOptions) {
       ? Math.floor(options.eventCapacity)
       : 1024,
     onStateChange: options.onStateChange,
-    onToolsChanged: options.onToolsChanged
+    onToolsChanged: options.onToolsChanged,
+    handlers: options.handlers ?? {}
   }
   return resolved
 })

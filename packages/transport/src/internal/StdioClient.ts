@@ -9,6 +9,7 @@ import * as Option from "effect/Option"
 import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
+import * as ClientHandlers from "../ClientHandlers.ts"
 import type { StdioClient } from "../McpClient.ts"
 import type { McpClientOptions } from "../McpClientOptions.ts"
 import * as Options from "../McpClientOptions.ts"
@@ -37,7 +38,8 @@ export const make = (
       maxPages: opts.maxPages,
       notificationBuffer: opts.notificationBuffer,
       notificationReplay: opts.notificationReplay,
-      secrets
+      secrets,
+      handlers: yield* ClientHandlers.fromContext(options.handlers)
     }, (receiver) => Stdio.make(opts, Redactor.make(secrets), receiver))
     return {
       ...sharedMembers(session),
@@ -59,6 +61,7 @@ export const make = (
           invalidUtf8: own.invalidUtf8,
           serverRequests: shared.serverRequests + own.refusedRequests,
           notifications: shared.notifications,
+          handlers: shared.handlers,
           requests: shared.requests,
           pending: shared.pending,
           stderrBytes: own.stderrBytes,
