@@ -27,7 +27,10 @@ import * as Stream from "effect/Stream"
 import { SessionExpired } from "./HttpError.ts"
 import * as CursorLoop from "./internal/CursorLoop.ts"
 import * as Dispatch from "./internal/Dispatch.ts"
-import * as Handshake from "./internal/Handshake.ts"
+import { EraCache } from "./internal/EraCache.ts"
+import * as EraProbe from "./internal/EraProbe.ts"
+import * as ModernRequest from "./internal/ModernRequest.ts"
+import * as Mrtr from "./internal/Mrtr.ts"
 import * as PendingTable from "./internal/PendingTable.ts"
 import * as Redactor from "./internal/Redactor.ts"
 import { schemaDetail } from "./internal/SchemaDetail.ts"
@@ -38,7 +41,8 @@ import type { CallOptions, Stats, ToolList as ListedTools } from "./McpClient.ts
 import * as Options from "./McpClientOptions.ts"
 import type { PageCapExceeded, RepeatedCursor, UnsupportedProtocolVersion } from "./McpError.ts"
 import { ClientClosed, ErrIndexBuilding, NotReady, ProtocolError, RequestTimeout } from "./McpError.ts"
-import type { CallToolResult, ServerNotification, ServerSession } from "./Protocol.ts"
+import type { CallToolResult, ProtocolChoice, ServerNotification, ServerSession } from "./Protocol.ts"
+import * as ModernHeaders from "./transport/http/ModernHeaders.ts"
 import type * as Transport from "./transport/Transport.ts"
 
 /**
@@ -107,6 +111,18 @@ export interface Config {
   readonly secrets: ReadonlyArray<string>
   /** The server's URL, redacted, for remote servers. */
   readonly url?: string | undefined
+  /** How the era is chosen (`auto`: `server/discover` first, `initialize` as the fallback). Default `auto`. */
+  readonly protocol?: ProtocolChoice | undefined
+  /** Deadline of the `server/discover` probe under `auto`. Default 5 seconds. */
+  readonly probeTimeoutMs?: number | undefined
+  /** The key under which the era is cached for the program's life (a remote endpoint); none: no cache. */
+  readonly eraKey?: string | undefined
+  /** The log level sent as `_meta["io.modelcontextprotocol/logLevel"]` on modern requests, when set. */
+  readonly logLevel?: string | undefined
+  /** Answers a modern server's input requests (`input_required`) from the client's handlers. */
+  readonly answerInput?: Mrtr.Answer | undefined
+  /** Most `input_required` rounds per call. Default 8. */
+  readonly maxInputRounds?: number | undefined
 }
 
 /**
@@ -233,11 +249,19 @@ export const make = <R>(
       }
     }
 
-    const handshake = Handshake.run(pending.request, {
+    const eraCache = yield* EraCache
+    const isHttp = () => transport?.kind === "http"
+    const handshake = EraProbe.run(pending.request, {
       server,
       clientInfo: config.clientInfo,
       capabilities: config.capabilities,
-      timeoutMs: config.initializeTimeoutMs
+      timeoutMs: config.initializeTimeoutMs,
+      protocol: config.protocol ?? "auto",
+      probeTimeoutMs: Math.min(config.probeTimeoutMs ?? EraProbe.DEFAULT_PROBE_TIMEOUT_MS, config.initializeTimeoutMs),
+      cached: config.eraKey === undefined ? undefined : eraCache.get(config.eraKey),
+      headers: (method, version) =>
+        isHttp() ? ModernHeaders.forRequest(method, undefined, version, undefined) : undefined,
+      logLevel: config.logLevel
     }, (session) => {
       transport?.established(session.protocolVersion)
       transport?.send({
@@ -249,6 +273,8 @@ export const make = <R>(
       Effect.matchEffect({
         onSuccess: (session) =>
           Effect.sync(() => {
+            if (session.era === "modern") transport?.established(session.protocolVersion)
+            if (config.eraKey !== undefined) eraCache.set(config.eraKey, session.era ?? "legacy")
             if (state._tag !== "Closed") transitionTo({ _tag: "Ready", session })
           }),
         onFailure: (error) =>
@@ -324,8 +350,27 @@ export const make = <R>(
         ? config.requestTimeoutMs
         : Math.min(Options.requestTimeoutMillis(options.timeout), config.requestTimeoutMs)
 
-    const request = (method: string, params?: unknown, options?: CallOptions) =>
-      pending.request(method, params, { timeoutMs: timeoutOf(options), cancellable: true })
+    /** The designated header parameters of each tool of the last modern HTTP listing. */
+    const toolHeaders = new Map<string, ReadonlyArray<ModernHeaders.HeaderParameter>>()
+    const modern = ModernRequest.make({
+      server,
+      client: { clientInfo: config.clientInfo, capabilities: config.capabilities, logLevel: config.logLevel },
+      get http() {
+        return isHttp()
+      },
+      toolHeaders: (tool) => toolHeaders.get(tool),
+      answer: config.answerInput,
+      maxRounds: config.maxInputRounds ?? Mrtr.DEFAULT_MAX_ROUNDS,
+      send: pending.request
+    })
+
+    const request = (method: string, params?: unknown, options?: CallOptions) => {
+      const session = current()
+      const settings = { timeoutMs: timeoutOf(options), cancellable: true }
+      return session?.era === "modern"
+        ? modern(session.protocolVersion, method, params, settings)
+        : pending.request(method, params, settings)
+    }
 
     /** Runs `use` with the session once ready; `starting` says why not while the first handshake runs. */
     const whenReady = <A, E, E2>(
@@ -376,7 +421,17 @@ export const make = <R>(
         options,
         (session) =>
           Effect.suspend(() => {
-            const collected = ToolList.collector(scrub)
+            // Over modern HTTP, a tool whose x-mcp-header annotations break a rule cannot be called: it is skipped.
+            const headers = new Map<string, ReadonlyArray<ModernHeaders.HeaderParameter>>()
+            const check = session.era === "modern" && isHttp()
+              ? (tool: { readonly name: string; readonly inputSchema: unknown }) => {
+                const read = ModernHeaders.annotations(tool.inputSchema)
+                if (read._tag === "Invalid") return read.rule
+                headers.set(tool.name, read.parameters)
+                return undefined
+              }
+              : undefined
+            const collected = ToolList.collector(scrub, check)
             return CursorLoop.collect({
               server,
               method: "tools/list",
@@ -385,12 +440,18 @@ export const make = <R>(
               fetch: (params) => request("tools/list", params, options),
               page: ToolList.page(server),
               onItems: collected.add
-            }).pipe(Effect.map((pages): ListedTools => ({
-              tools: collected.tools,
-              instructions: session.instructions,
-              skipped: collected.skipped,
-              pages
-            })))
+            }).pipe(Effect.map((pages): ListedTools => {
+              if (check !== undefined) {
+                toolHeaders.clear()
+                for (const [name, parameters] of headers) toolHeaders.set(name, parameters)
+              }
+              return {
+                tools: collected.tools,
+                instructions: session.instructions,
+                skipped: collected.skipped,
+                pages
+              }
+            }))
           })
       ).pipe(Effect.withSpan("McpSession.listTools"))
 
