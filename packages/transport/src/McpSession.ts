@@ -24,17 +24,20 @@ import * as PubSub from "effect/PubSub"
 import * as Queue from "effect/Queue"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import * as ClientHandlers from "./ClientHandlers.ts"
 import { SessionExpired } from "./HttpError.ts"
 import * as CursorLoop from "./internal/CursorLoop.ts"
 import * as Dispatch from "./internal/Dispatch.ts"
 import { EraCache } from "./internal/EraCache.ts"
 import * as EraProbe from "./internal/EraProbe.ts"
+import * as JsonRpc from "./internal/JsonRpc.ts"
 import * as ModernRequest from "./internal/ModernRequest.ts"
 import * as Mrtr from "./internal/Mrtr.ts"
 import * as PendingTable from "./internal/PendingTable.ts"
 import * as Redactor from "./internal/Redactor.ts"
 import { schemaDetail } from "./internal/SchemaDetail.ts"
 import * as Scrub from "./internal/Scrub.ts"
+import * as ServerRequest from "./internal/ServerRequest.ts"
 import * as ToolList from "./internal/ToolList.ts"
 import { decodeCallResult } from "./internal/WireDecoders.ts"
 import type { CallOptions, Stats, ToolList as ListedTools } from "./McpClient.ts"
@@ -123,6 +126,8 @@ export interface Config {
   readonly answerInput?: Mrtr.Answer | undefined
   /** Most `input_required` rounds per call. Default 8. */
   readonly maxInputRounds?: number | undefined
+  /** What answers the server's requests; their presence adds to the declared `capabilities`. */
+  readonly handlers?: ClientHandlers.ClientHandlers | undefined
 }
 
 /**
@@ -225,6 +230,9 @@ export const make = <R>(
     })
 
     const diagnose = (text: string) => Queue.offerUnsafe(logs, ["warning", scrub(text)])
+    /** The capabilities declared (the handlers provided add theirs), and what answers a server's requests. */
+    const capabilities = ClientHandlers.capabilities(config.handlers ?? {}, config.capabilities)
+    const answerer = config.handlers === undefined ? undefined : ServerRequest.make(config.handlers, server)
     const dispatch = Dispatch.make({
       server,
       pending,
@@ -234,7 +242,8 @@ export const make = <R>(
       diagnose,
       note: (text) => Queue.offerUnsafe(logs, ["debug", text]),
       scrub,
-      scrubValue: redactor.value
+      scrubValue: redactor.value,
+      serve: answerer === undefined ? undefined : { answer: answerer, run }
     })
 
     /** The one place readiness moves; a waiting `done` is completed with the outcome. */
@@ -254,7 +263,7 @@ export const make = <R>(
     const handshake = EraProbe.run(pending.request, {
       server,
       clientInfo: config.clientInfo,
-      capabilities: config.capabilities,
+      capabilities,
       timeoutMs: config.initializeTimeoutMs,
       protocol: config.protocol ?? "auto",
       probeTimeoutMs: Math.min(config.probeTimeoutMs ?? EraProbe.DEFAULT_PROBE_TIMEOUT_MS, config.initializeTimeoutMs),
@@ -343,6 +352,16 @@ export const make = <R>(
     )
     run(transport.ended.pipe(Effect.flatMap((ended) => Effect.forkIn(shutdown(ended.reason), parent))))
     handshakeFiber = run(handshake)
+    const roots = config.handlers?.roots
+    if (roots !== undefined) {
+      const changed = JsonRpc.notificationFrame("notifications/roots/list_changed", undefined)
+      run(Stream.runForEach(roots.changes, () =>
+        Effect.sync(() => {
+          if (state._tag === "Ready") {
+            transport?.send({ _tag: "Notification", method: "notifications/roots/list_changed", text: changed })
+          }
+        })))
+    }
     yield* Effect.addFinalizer(() => shutdown("its scope was closed"))
 
     const timeoutOf = (options: CallOptions | undefined) =>
@@ -354,12 +373,13 @@ export const make = <R>(
     const toolHeaders = new Map<string, ReadonlyArray<ModernHeaders.HeaderParameter>>()
     const modern = ModernRequest.make({
       server,
-      client: { clientInfo: config.clientInfo, capabilities: config.capabilities, logLevel: config.logLevel },
+      client: { clientInfo: config.clientInfo, capabilities, logLevel: config.logLevel },
       get http() {
         return isHttp()
       },
       toolHeaders: (tool) => toolHeaders.get(tool),
-      answer: config.answerInput,
+      // Input requests (2026-07-28) are answered by the same handlers as the legacy era's server requests.
+      answer: config.answerInput ?? answerer,
       maxRounds: config.maxInputRounds ?? Mrtr.DEFAULT_MAX_ROUNDS,
       send: pending.request
     })
@@ -491,6 +511,7 @@ export const make = <R>(
       close: shutdown("close was called"),
       stats: () => ({
         ...counters,
+        handlers: { ...counters.handlers },
         oversize,
         invalidUtf8: 0,
         requests: { ...pending.counts },
