@@ -22,9 +22,11 @@ const runtime = ManagedRuntime.make(NodeServices.layer)
  *
  * @since 0.0.0
  */
-const make = (fibers: boolean): ClientAdapter => ({
-  id: fibers ? "fleet-fibers" : "fleet",
-  label: fibers
+const make = (fibers: boolean, protocol?: "auto"): ClientAdapter => ({
+  id: protocol === "auto" ? "fleet-auto" : fibers ? "fleet-fibers" : "fleet",
+  label: protocol === "auto"
+    ? "@mcp-fleet/transport McpClient with protocol: auto (server/discover first, then initialize)"
+    : fibers
     ? "@mcp-fleet/transport McpClient, the call loop run as Effect fibers (no Effect.runPromise per call)"
     : "@mcp-fleet/transport McpClient (stdio, NodeServices spawner)",
   // What a program needs to run a client: the transport and a ChildProcessSpawner (it no longer loads the effect
@@ -38,7 +40,12 @@ const make = (fibers: boolean): ClientAdapter => ({
   start: async (server): Promise<ClientSession> => {
     const scope = await Effect.runPromise(Scope.make())
     const connect = Effect.gen(function*() {
-      const client = yield* McpClient.make({ command: server.command, args: server.args, name: "bench-echo" })
+      const client = yield* McpClient.make({
+        command: server.command,
+        args: server.args,
+        name: "bench-echo",
+        ...(protocol === undefined ? {} : { protocol })
+      })
       yield* client.awaitReady
       return client
     })
@@ -77,3 +84,6 @@ export const adapter: ClientAdapter = make(false)
 
 /** The call cells' loop run as Effect fibers; everything else as `adapter`. */
 export const fibersAdapter: ClientAdapter = make(true)
+
+/** The era probe's cost at startup: `server/discover` first against the legacy echo server (`-32601` at once). */
+export const autoAdapter: ClientAdapter = make(false, "auto")
