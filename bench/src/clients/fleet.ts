@@ -24,10 +24,12 @@ const tracedRuntime = ManagedRuntime.make(Layer.merge(NodeServices.layer, Teleme
  *
  * @since 0.0.0
  */
-const make = (fibers: boolean, traced = false): ClientAdapter => ({
-  id: traced ? "fleet-traced" : fibers ? "fleet-fibers" : "fleet",
-  label: traced
+const make = (fibers: boolean, variant?: "traced" | "auto"): ClientAdapter => ({
+  id: variant === "traced" ? "fleet-traced" : variant === "auto" ? "fleet-auto" : fibers ? "fleet-fibers" : "fleet",
+  label: variant === "traced"
     ? "@mcp-fleet/transport McpClient with Telemetry.layer() (a span and metrics per request, Effect's tracer)"
+    : variant === "auto"
+    ? "@mcp-fleet/transport McpClient with protocol: auto (server/discover first, then initialize)"
     : fibers
     ? "@mcp-fleet/transport McpClient, the call loop run as Effect fibers (no Effect.runPromise per call)"
     : "@mcp-fleet/transport McpClient (stdio, NodeServices spawner)",
@@ -42,11 +44,18 @@ const make = (fibers: boolean, traced = false): ClientAdapter => ({
   start: async (server): Promise<ClientSession> => {
     const scope = await Effect.runPromise(Scope.make())
     const connect = Effect.gen(function*() {
-      const client = yield* McpClient.make({ command: server.command, args: server.args, name: "bench-echo" })
+      const client = yield* McpClient.make({
+        command: server.command,
+        args: server.args,
+        name: "bench-echo",
+        ...(variant === "auto" ? { protocol: "auto" as const } : {})
+      })
       yield* client.awaitReady
       return client
     })
-    const exit = await (traced ? tracedRuntime : runtime).runPromiseExit(connect.pipe(Scope.provide(scope)))
+    const exit = await (variant === "traced" ? tracedRuntime : runtime).runPromiseExit(
+      connect.pipe(Scope.provide(scope))
+    )
     if (Exit.isFailure(exit)) {
       await Effect.runPromise(Scope.close(scope, exit))
       throw new Error(`fleet: McpClient did not start: ${String(exit.cause)}`)
@@ -83,4 +92,7 @@ export const adapter: ClientAdapter = make(false)
 export const fibersAdapter: ClientAdapter = make(true)
 
 /** `adapter` with telemetry on: the traced request path, next to the untraced one in the same run. */
-export const tracedAdapter: ClientAdapter = make(false, true)
+export const tracedAdapter: ClientAdapter = make(false, "traced")
+
+/** The era probe's cost at startup: `server/discover` first against the legacy echo server (`-32601` at once). */
+export const autoAdapter: ClientAdapter = make(false, "auto")

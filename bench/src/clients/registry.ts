@@ -33,6 +33,8 @@ export const clientEntries: ReadonlyArray<ClientEntry> = [
   // Optional extras: the call cells' loop run as Effect fibers, as an Effect program calls a client (no
   // Effect.runPromise per call); every other cell as the plain adapter.
   { id: "fleet-fibers", wired: true, load: () => import("./fleet.ts").then((m) => m.fibersAdapter) },
+  // An optional extra (issue 16): `protocol: "auto"`, whose startup column against `fleet`'s is the probe's cost.
+  { id: "fleet-auto", wired: true, load: () => import("./fleet.ts").then((m) => m.autoAdapter) },
   { id: "effect-fibers", wired: true, load: () => import("./effect.ts").then((m) => m.fibersAdapter) },
   // An optional extra: fleet with Telemetry.layer() (a span and metrics per request), beside the untraced `fleet`.
   { id: "fleet-traced", wired: true, load: () => import("./fleet.ts").then((m) => m.tracedAdapter) },

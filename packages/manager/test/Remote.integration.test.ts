@@ -8,7 +8,7 @@ import { McpManager } from "@mcp-fleet/manager"
 import { FakeServer, HttpPeer } from "@mcp-fleet/testing"
 import { Elicitation, Roots } from "@mcp-fleet/transport"
 import type { Sampling } from "@mcp-fleet/transport"
-import { Context, Effect, Exit, Layer, Option, Redacted, Stream } from "effect"
+import { Context, Effect, Exit, Layer, Option, Predicate, Redacted, Stream } from "effect"
 
 const { mcpPeer, serve } = HttpPeer
 
@@ -80,7 +80,10 @@ describe("McpManager with remote servers", () => {
       // A local server gets the fleet's handlers too: its roots/list is answered with them.
       yield* manager.waitForReady("local")
       const asked = yield* manager.call("local", "server_request", { method: "roots/list" })
-      assert.deepStrictEqual(asked.structuredContent?.["result"], { roots: [{ uri: "file:///fleet" }] })
+      const structured = asked.structuredContent
+      assert.deepStrictEqual(Predicate.isObject(structured) ? structured["result"] : structured, {
+        roots: [{ uri: "file:///fleet" }]
+      })
     }).pipe(Effect.scoped))
 
   it.live("a session loss is a re-initialize, not a crash: the server stays ready and calls go on", () =>

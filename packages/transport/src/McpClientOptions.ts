@@ -7,6 +7,7 @@ import * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"
 import type * as Redacted from "effect/Redacted"
 import type { ClientHandlers } from "./ClientHandlers.ts"
+import type { ProtocolChoice } from "./Protocol.ts"
 
 /**
  * What `McpClient.make` needs to start and talk to one MCP server over stdio.
@@ -62,6 +63,15 @@ export interface McpClientOptions {
   readonly shutdownGrace?: Duration.Input | undefined
   /** After SIGTERM, how long before SIGKILL. Default 2 seconds. */
   readonly killGrace?: Duration.Input | undefined
+  /**
+   * The protocol era: `auto` sends `server/discover` first and falls back to `initialize` (a server that answers
+   * `-32601` at once costs one round trip); `legacy`, `modern` or a version pin it. Kept for the process. Default
+   * `legacy` over stdio for now (issue 16: `auto` once the stdio suites answer the probe); remote servers default
+   * to `auto`.
+   */
+  readonly protocol?: ProtocolChoice | undefined
+  /** Deadline of the `server/discover` probe under `auto` (a server that ignores it costs this). Default 5 seconds. */
+  readonly probeTimeout?: Duration.Input | undefined
 }
 
 /**
@@ -89,6 +99,8 @@ export interface ResolvedOptions {
   readonly notificationReplay: number
   readonly shutdownGraceMs: number
   readonly killGraceMs: number
+  readonly protocol: ProtocolChoice
+  readonly probeTimeoutMs: number
 }
 
 /**
@@ -148,5 +160,7 @@ export const resolve = (options: McpClientOptions): ResolvedOptions => ({
     ? Math.floor(options.notificationReplay)
     : 32,
   shutdownGraceMs: millis(options.shutdownGrace, 2_000),
-  killGraceMs: millis(options.killGrace, 2_000)
+  killGraceMs: millis(options.killGrace, 2_000),
+  protocol: options.protocol ?? "legacy",
+  probeTimeoutMs: millis(options.probeTimeout, 5_000)
 })

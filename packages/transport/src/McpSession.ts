@@ -29,8 +29,11 @@ import { SessionExpired } from "./HttpError.ts"
 import * as ByteCounter from "./internal/ByteCounter.ts"
 import * as Calls from "./internal/Calls.ts"
 import * as Dispatch from "./internal/Dispatch.ts"
-import * as Handshake from "./internal/Handshake.ts"
+import { EraCache } from "./internal/EraCache.ts"
+import * as EraProbe from "./internal/EraProbe.ts"
 import * as JsonRpc from "./internal/JsonRpc.ts"
+import * as ModernRequest from "./internal/ModernRequest.ts"
+import * as Mrtr from "./internal/Mrtr.ts"
 import * as PendingTable from "./internal/PendingTable.ts"
 import * as Publisher from "./internal/Publisher.ts"
 import * as Redactor from "./internal/Redactor.ts"
@@ -42,8 +45,9 @@ import type { CallOptions, Stats, ToolList as ListedTools } from "./McpClient.ts
 import type { PageCapExceeded, ProcessExited, RepeatedCursor } from "./McpError.ts"
 import type { ErrIndexBuilding, NotReady, UnsupportedProtocolVersion } from "./McpError.ts"
 import { ClientClosed } from "./McpError.ts"
-import type { ServerNotification, ServerSession } from "./Protocol.ts"
+import type { ProtocolChoice, ServerNotification, ServerSession } from "./Protocol.ts"
 import { McpTelemetry } from "./Telemetry.ts"
+import * as ModernHeaders from "./transport/http/ModernHeaders.ts"
 import type * as Transport from "./transport/Transport.ts"
 import * as TypedCall from "./TypedCall.ts"
 
@@ -113,6 +117,18 @@ export interface Config {
   readonly secrets: ReadonlyArray<string>
   /** The server's URL, redacted, for remote servers. */
   readonly url?: string | undefined
+  /** How the era is chosen (`auto`: `server/discover` first, `initialize` as the fallback). Default `auto`. */
+  readonly protocol?: ProtocolChoice | undefined
+  /** Deadline of the `server/discover` probe under `auto`. Default 5 seconds. */
+  readonly probeTimeoutMs?: number | undefined
+  /** The key under which the era is cached for the program's life (a remote endpoint); none: no cache. */
+  readonly eraKey?: string | undefined
+  /** The log level sent as `_meta["io.modelcontextprotocol/logLevel"]` on modern requests, when set. */
+  readonly logLevel?: string | undefined
+  /** Answers a modern server's input requests (`input_required`) from the client's handlers. */
+  readonly answerInput?: Mrtr.Answer | undefined
+  /** Most `input_required` rounds per call. Default 8. */
+  readonly maxInputRounds?: number | undefined
   /** What answers the server's requests; their presence adds to the declared `capabilities`. */
   readonly handlers?: ClientHandlers.ClientHandlers | undefined
 }
@@ -206,8 +222,12 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
     let state: Readiness = { _tag: "Starting", done: Deferred.makeUnsafe() }
     PubSub.publishUnsafe(changes, state)
     let transport: Transport.Transport | undefined
-    let sendRequest = (id: number, method: string, text: string): void =>
-      transport?.send({ _tag: "Request", id, method, text })
+    let sendRequest = (
+      id: number,
+      method: string,
+      text: string,
+      headers: Readonly<Record<string, string>> | undefined
+    ): void => transport?.send({ _tag: "Request", id, method, text, headers })
     let closing: Deferred.Deferred<void> | undefined
     let refused: ClientClosed | ProcessExited | undefined
     let ending = false
@@ -224,7 +244,7 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       maxInFlight: config.maxInFlight,
       clock,
       outlet: ByteCounter.outlet(bytes, {
-        request: (id, method, text) => sendRequest(id, method, text),
+        request: (id, method, text, headers) => sendRequest(id, method, text, headers),
         send: (frame) => transport?.send(frame),
         abandon: (id) => transport?.abandon(id)
       }),
@@ -243,6 +263,9 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
 
     const publisher = Publisher.make(notifications, config.notificationBuffer)
     const diagnose = (text: string) => Queue.offerUnsafe(logs, ["warning", scrub(text)])
+    /** The capabilities declared (the handlers provided add theirs), and what answers a server's requests. */
+    const capabilities = ClientHandlers.capabilities(config.handlers ?? {}, config.capabilities)
+    const answerer = config.handlers === undefined ? undefined : ServerRequest.make(config.handlers, server)
     const dispatch = Dispatch.make({
       server,
       pending,
@@ -253,7 +276,7 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       note: (text) => Queue.offerUnsafe(logs, ["debug", text]),
       scrub,
       scrubValue: redactor.value,
-      serve: config.handlers === undefined ? undefined : { answer: ServerRequest.make(config.handlers, server), run }
+      serve: answerer === undefined ? undefined : { answer: answerer, run }
     })
 
     /** The one place readiness moves; a waiting `done` is completed with the outcome. */
@@ -268,11 +291,19 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       }
     }
 
-    const handshake = Handshake.run(send, {
+    const eraCache = yield* EraCache
+    const isHttp = () => transport?.kind === "http"
+    const handshake = EraProbe.run(send, {
       server,
       clientInfo: config.clientInfo,
-      capabilities: ClientHandlers.capabilities(config.handlers ?? {}, config.capabilities),
-      timeoutMs: config.initializeTimeoutMs
+      capabilities,
+      timeoutMs: config.initializeTimeoutMs,
+      protocol: config.protocol ?? "auto",
+      probeTimeoutMs: Math.min(config.probeTimeoutMs ?? EraProbe.DEFAULT_PROBE_TIMEOUT_MS, config.initializeTimeoutMs),
+      cached: config.eraKey === undefined ? undefined : eraCache.get(config.eraKey),
+      headers: (method, version) =>
+        isHttp() ? ModernHeaders.forRequest(method, undefined, version, undefined) : undefined,
+      logLevel: config.logLevel
     }, (session) => {
       transport?.established(session.protocolVersion)
       established = session.protocolVersion
@@ -285,6 +316,8 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       Effect.matchEffect({
         onSuccess: (session) =>
           Effect.sync(() => {
+            if (session.era === "modern") transport?.established(session.protocolVersion)
+            if (config.eraKey !== undefined) eraCache.set(config.eraKey, session.era ?? "legacy")
             if (state._tag === "Closed") return
             const instructions = session.instructions === undefined ? undefined : scrub(session.instructions)
             transitionTo({ _tag: "Ready", session: { ...session, instructions } })
@@ -399,7 +432,47 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
     }
     yield* Effect.addFinalizer(() => shutdown("its scope was closed"))
 
+    const current = (): ServerSession | undefined =>
+      state._tag === "Ready" || state._tag === "Renewing" ? state.session : undefined
+
+    /** The designated header parameters of each tool of the last modern HTTP listing. */
+    const toolHeaders = new Map<string, ReadonlyArray<ModernHeaders.HeaderParameter>>()
+    const modern = ModernRequest.make({
+      server,
+      client: { clientInfo: config.clientInfo, capabilities, logLevel: config.logLevel },
+      get http() {
+        return isHttp()
+      },
+      toolHeaders: (tool) => toolHeaders.get(tool),
+      // Input requests (2026-07-28) are answered by the same handlers as the legacy era's server requests.
+      answer: config.answerInput ?? answerer,
+      maxRounds: config.maxInputRounds ?? Mrtr.DEFAULT_MAX_ROUNDS,
+      send: pending.request
+    })
+
     const calls = Calls.make({
+      // A modern session's requests carry the era's _meta and headers, and may ask for input.
+      route: (method, params, settings) => {
+        const session = current()
+        return session?.era === "modern" ? modern(session.protocolVersion, method, params, settings) : undefined
+      },
+      // Over modern HTTP, a tool whose x-mcp-header annotations break a rule cannot be called: it is skipped.
+      toolCheck: (session) => {
+        if (session.era !== "modern" || !isHttp()) return undefined
+        const headers = new Map<string, ReadonlyArray<ModernHeaders.HeaderParameter>>()
+        return {
+          check: (tool) => {
+            const read = ModernHeaders.annotations(tool.inputSchema)
+            if (read._tag === "Invalid") return read.rule
+            headers.set(tool.name, read.parameters)
+            return undefined
+          },
+          done: () => {
+            toolHeaders.clear()
+            for (const [name, parameters] of headers) toolHeaders.set(name, parameters)
+          }
+        }
+      },
       server,
       requestTimeoutMs: config.requestTimeoutMs,
       maxPages: config.maxPages,
@@ -410,9 +483,6 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       scrub
     })
     const { request } = calls
-
-    const current = (): ServerSession | undefined =>
-      state._tag === "Ready" || state._tag === "Renewing" ? state.session : undefined
 
     const session: McpSession = {
       name: server,

@@ -31,9 +31,11 @@ import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import * as ClientHandlers from "./ClientHandlers.ts"
 import { HttpStatusError, InvalidUrl } from "./HttpError.ts"
+import * as EraProbe from "./internal/EraProbe.ts"
 import * as Url from "./internal/http/Url.ts"
 import * as Options from "./McpClientOptions.ts"
 import * as McpSession from "./McpSession.ts"
+import type { ProtocolChoice } from "./Protocol.ts"
 import * as LegacySse from "./transport/LegacySse.ts"
 import * as StreamableHttp from "./transport/StreamableHttp.ts"
 
@@ -65,6 +67,15 @@ export interface RemoteOptions {
   /** Bound of the `DELETE` that ends the session at close. Default 2 seconds. */
   readonly closeTimeout?: Duration.Input | undefined
   /**
+   * The protocol era: `auto` (default) sends `server/discover` first and falls back to `initialize`; `legacy`,
+   * `modern` or a version pin it. The era found is cached per endpoint for the program's life.
+   */
+  readonly protocol?: ProtocolChoice | undefined
+  /** Deadline of the `server/discover` probe under `auto`. Default 5 seconds. */
+  readonly probeTimeout?: Duration.Input | undefined
+  /** The log level sent in `_meta` of modern requests. */
+  readonly logLevel?: string | undefined
+  /**
    * What answers the server's `roots/list`, `elicitation/create` and `sampling/createMessage`; each one present is
    * declared in `capabilities`. A missing one is taken from the `Roots`, `Elicitation` or `Sampling` service when
    * the program provides it. Default: none (`capabilities: {}`).
@@ -93,10 +104,10 @@ export const redactUrl = (url: string | Redacted.Redacted<string>): string =>
 const positive = (n: number | undefined, fallback: number): number =>
   n !== undefined && Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback
 
-const closeMillis = (input: Duration.Input | undefined): number => {
-  if (input === undefined) return 2_000
+const millisOr = (input: Duration.Input | undefined, fallback: number): number => {
+  if (input === undefined) return fallback
   const ms = Duration.toMillis(Duration.fromInputUnsafe(input))
-  return Number.isFinite(ms) && ms > 0 ? ms : 2_000
+  return Number.isFinite(ms) && ms > 0 ? ms : fallback
 }
 
 /** The URL, parsed, or why it cannot be used. */
@@ -194,6 +205,11 @@ export const make = (
         : 32,
       secrets,
       url: Url.redact(given),
+      // Legacy HTTP+SSE (2024-11-05) has no modern era to probe for.
+      protocol: options.protocol ?? (mode === "sse" ? "legacy" : "auto"),
+      probeTimeoutMs: millisOr(options.probeTimeout, EraProbe.DEFAULT_PROBE_TIMEOUT_MS),
+      eraKey: url.href,
+      logLevel: options.logLevel,
       handlers: yield* ClientHandlers.fromContext(options.handlers)
     }, (receiver) =>
       mode === "sse" ? legacy(receiver) : StreamableHttp.make({
@@ -202,7 +218,7 @@ export const make = (
         headers,
         maxMessageBytes,
         notifyTimeoutMs: requestTimeoutMs,
-        closeTimeoutMs: closeMillis(options.closeTimeout),
+        closeTimeoutMs: millisOr(options.closeTimeout, 2_000),
         maxResumeAttempts: 5,
         legacy: mode === "auto" ? legacy : undefined
       }, receiver))

@@ -41,9 +41,9 @@ export const make = (server: string, context: Context.Context<never>): ByteCount
 /** `outlet`, counting what it sends (itself when there is no counter). */
 export const outlet = (counter: ByteCounter | undefined, outlet: Outlet): Outlet =>
   counter === undefined ? outlet : {
-    request: (id, method, text) => {
+    request: (id, method, text, headers) => {
       counter.sent(text)
-      outlet.request(id, method, text)
+      outlet.request(id, method, text, headers)
     },
     send: (frame) => {
       counter.sent(frame.text)

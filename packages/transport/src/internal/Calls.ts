@@ -18,6 +18,7 @@ import * as Options from "../McpClientOptions.ts"
 import { ErrIndexBuilding, NotReady, ProtocolError, RequestTimeout } from "../McpError.ts"
 import type { CallToolError, InitializeError, ListToolsError, Readiness, RequestError } from "../McpSession.ts"
 import type { CallToolResult, ServerSession } from "../Protocol.ts"
+import type { DiscoveredTool } from "../Tool.ts"
 import * as CursorLoop from "./CursorLoop.ts"
 import type { PendingTable } from "./PendingTable.ts"
 import { schemaDetail } from "./SchemaDetail.ts"
@@ -34,6 +35,17 @@ export interface Context {
   /** Why the transport takes no request any more, before the session has seen its end (stdio's drain window). */
   readonly refusal: () => RequestError | undefined
   readonly scrub: (text: string) => string
+  /** Sends a request another way than the pending table's plain path (the modern era), or `undefined`: not routed. */
+  readonly route?: (
+    method: string,
+    params: unknown,
+    settings: { readonly timeoutMs: number; readonly cancellable: boolean }
+  ) => Effect.Effect<unknown, RequestError> | undefined
+  /** A check that refuses some listed tools (with the reason), and what to do once the listing is complete. */
+  readonly toolCheck?: (session: ServerSession) => {
+    readonly check: (tool: DiscoveredTool) => string | undefined
+    readonly done: () => void
+  } | undefined
 }
 
 /** The calls of one session. */
@@ -56,8 +68,10 @@ export const make = (context: Context): Calls => {
       ? context.requestTimeoutMs
       : Math.min(Options.requestTimeoutMillis(options.timeout), context.requestTimeoutMs)
 
-  const request = (method: string, params?: unknown, options?: CallOptions) =>
-    pending.request(method, params, { timeoutMs: timeoutOf(options), cancellable: true })
+  const request = (method: string, params?: unknown, options?: CallOptions) => {
+    const settings = { timeoutMs: timeoutOf(options), cancellable: true }
+    return context.route?.(method, params, settings) ?? pending.request(method, params, settings)
+  }
 
   /** Runs `use` with the session once ready; `starting` says why not while the first handshake runs. */
   const whenReady = <A, E, E2>(
@@ -115,7 +129,8 @@ export const make = (context: Context): Calls => {
       options,
       (session) =>
         Effect.suspend(() => {
-          const collected = ToolList.collector(scrub)
+          const refusing = context.toolCheck?.(session)
+          const collected = ToolList.collector(scrub, refusing?.check)
           return CursorLoop.collect({
             server,
             method: "tools/list",
@@ -124,12 +139,10 @@ export const make = (context: Context): Calls => {
             fetch: (params) => request("tools/list", params, options),
             page: scrubbedPage,
             onItems: collected.add
-          }).pipe(Effect.map((pages): ListedTools => ({
-            tools: collected.tools,
-            instructions: session.instructions,
-            skipped: collected.skipped,
-            pages
-          })))
+          }).pipe(Effect.map((pages): ListedTools => {
+            refusing?.done()
+            return { tools: collected.tools, instructions: session.instructions, skipped: collected.skipped, pages }
+          }))
         })
     ).pipe(Effect.withSpan("McpSession.listTools"))
 

@@ -39,7 +39,9 @@ export const make = (
       notificationBuffer: opts.notificationBuffer,
       notificationReplay: opts.notificationReplay,
       secrets,
-      handlers: yield* ClientHandlers.fromContext(options.handlers)
+      handlers: yield* ClientHandlers.fromContext(options.handlers),
+      protocol: opts.protocol,
+      probeTimeoutMs: opts.probeTimeoutMs
     }, (receiver) => Stdio.make(opts, Redactor.make(secrets), receiver))
     return {
       ...sharedMembers(session),

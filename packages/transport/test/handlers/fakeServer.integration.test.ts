@@ -8,7 +8,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { FakeHttpServer, FakeServer } from "@mcp-fleet/testing"
 import type { ClientHandlers, Sampling } from "@mcp-fleet/transport"
 import { Elicitation, McpClient, Roots } from "@mcp-fleet/transport"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Predicate } from "effect"
 import type { Scope } from "effect"
 import type { HttpClient } from "effect/http"
 import type { ChildProcessSpawner } from "effect/process"
@@ -46,7 +46,7 @@ const ask = (client: McpClient.McpClient, method: string, params?: object) =>
   Effect.map(
     client.callTool("server_request", { method, ...(params === undefined ? {} : { params }) }),
     (result) => {
-      const reply = result.structuredContent ?? {}
+      const reply = Predicate.isObject(result.structuredContent) ? result.structuredContent : {}
       const error = reply["error"]
       return {
         result: reply["result"],

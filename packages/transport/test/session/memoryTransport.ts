@@ -46,7 +46,9 @@ export const memoryPeer = (
       notificationBuffer: 16,
       notificationReplay: 4,
       secrets: [],
-      handlers
+      handlers,
+      // Server requests are a legacy-era feature: the handshake is initialize, with no server/discover probe first.
+      protocol: "legacy"
     }, (r) =>
       Effect.sync((): Transport.Transport => {
         receiver = r
