@@ -69,7 +69,7 @@ describe("Streamable HTTP resumption delay (TestClock)", () => {
       const peer = yield* serve(handler)
       const asked = yield* Deferred.make<void>()
       const clock = yield* reportingClock(RETRY_MS, asked)
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http" }).pipe(
+      const client = yield* RemoteClient.make({ url: peer.url, transport: "http", protocol: "legacy" }).pipe(
         Effect.provideService(Clock.Clock, clock)
       )
       yield* awaitEvent(client.awaitReady)
@@ -109,7 +109,7 @@ describe("Streamable HTTP resumption delay (TestClock)", () => {
       const peer = yield* serve(handler)
       const asked = yield* Deferred.make<void>()
       const clock = yield* reportingClock(RETRY_MS, asked)
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http" }).pipe(
+      const client = yield* RemoteClient.make({ url: peer.url, transport: "http", protocol: "legacy" }).pipe(
         Effect.provideService(Clock.Clock, clock)
       )
       yield* awaitEvent(client.awaitReady)
