@@ -178,7 +178,11 @@ export interface McpClient {
   /** Sends `ping` (allowed before `initialize` has been answered). */
   readonly ping: (options?: CallOptions) => Effect.Effect<void, RequestError>
   /** Sends any request through the same path as every other method, and returns its raw `result`. */
-  readonly request: (method: string, params?: unknown, options?: CallOptions) => Effect.Effect<unknown, RequestError>
+  readonly request: (
+    method: string,
+    params?: unknown,
+    options?: CallOptions
+  ) => Effect.Effect<unknown, RequestError | NotReady | UnsupportedProtocolVersion>
   /**
    * Server notifications (list_changed, progress, log messages…): first the latest `notificationReplay` ones
    * the server sent before the stream was run, then every new one. Slow consumers lose the oldest.

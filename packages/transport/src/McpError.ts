@@ -325,3 +325,20 @@ export class InvalidParams extends Schema.TaggedError<InvalidParams>()("InvalidP
     return `The arguments of ${this.method} for MCP server "${this.server}" cannot be sent as JSON: ${this.detail}.`
   }
 }
+
+/**
+ * The server did not declare the capability a method needs (`resources`, `resources.subscribe`, `prompts`,
+ * `completions`, `logging`), so the request was not sent.
+ *
+ * @since 0.3.0
+ * @category errors
+ */
+export class CapabilityNotSupported extends Schema.TaggedError<CapabilityNotSupported>()("CapabilityNotSupported", {
+  server: Schema.String,
+  method: Schema.String,
+  capability: Schema.String
+}) {
+  override get message(): string {
+    return `MCP server "${this.server}" does not declare the "${this.capability}" capability, so ${this.method} was not sent.`
+  }
+}

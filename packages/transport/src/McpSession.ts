@@ -39,6 +39,10 @@ import * as Options from "./McpClientOptions.ts"
 import type { PageCapExceeded, RepeatedCursor, UnsupportedProtocolVersion } from "./McpError.ts"
 import { ClientClosed, ErrIndexBuilding, NotReady, ProtocolError, RequestTimeout } from "./McpError.ts"
 import type { CallToolResult, ServerNotification, ServerSession } from "./Protocol.ts"
+import type { FeatureOptions } from "./session/Context.ts"
+import * as Features from "./session/Features.ts"
+import * as Logging from "./session/Logging.ts"
+import * as Progress from "./session/Progress.ts"
 import type * as Transport from "./transport/Transport.ts"
 
 /**
@@ -107,6 +111,8 @@ export interface Config {
   readonly secrets: ReadonlyArray<string>
   /** The server's URL, redacted, for remote servers. */
   readonly url?: string | undefined
+  /** How many `notifications/message` entries become log entries (default `Logging.DEFAULT_RATE_LIMIT`). */
+  readonly logRateLimit?: Logging.RateLimit | undefined
 }
 
 /**
@@ -117,6 +123,14 @@ export interface Config {
  */
 export interface SessionStats extends Stats {
   readonly sessionsLost: number
+  /** Progress reports handed to a waiting call. */
+  readonly progressDelivered: number
+  /** Progress reports dropped: unknown or finished token, or not a progress report. */
+  readonly progressDropped: number
+  /** Server log entries logged (and streamed). */
+  readonly logMessages: number
+  /** Server log entries dropped by the rate limit (or not a log entry). */
+  readonly logMessagesDropped: number
 }
 
 /**
@@ -125,7 +139,7 @@ export interface SessionStats extends Stats {
  * @since 0.2.0
  * @category models
  */
-export interface McpSession {
+export interface McpSession extends Features.Features {
   readonly name: string
   /** The transport in use (after auto-detection: the one detected). */
   readonly transport: Transport.Kind
@@ -143,13 +157,25 @@ export interface McpSession {
   readonly awaitReady: Effect.Effect<ServerSession, InitializeError>
   readonly session: () => Option.Option<ServerSession>
   readonly listTools: (options?: CallOptions) => Effect.Effect<ListedTools, ListToolsError>
+  /** Calls a tool; `onProgress` gets each progress report, all of them before the result. */
   readonly callTool: (
     name: string,
     args?: Readonly<Record<string, unknown>>,
-    options?: CallOptions
+    options?: FeatureOptions
   ) => Effect.Effect<CallToolResult, CallToolError>
+  /** `callTool` as a stream: each progress report, then the result. */
+  readonly callToolStream: (
+    name: string,
+    args?: Readonly<Record<string, unknown>>,
+    options?: FeatureOptions
+  ) => Stream.Stream<Progress.CallEvent<CallToolResult>, CallToolError>
   readonly ping: (options?: CallOptions) => Effect.Effect<void, RequestError>
-  readonly request: (method: string, params?: unknown, options?: CallOptions) => Effect.Effect<unknown, RequestError>
+  /** Any request, raw; readiness-gated as every method but `ping` is (`NotReady` before initialize is answered). */
+  readonly request: (
+    method: string,
+    params?: unknown,
+    options?: FeatureOptions
+  ) => Effect.Effect<unknown, RequestError | NotReady | InitializeError>
   readonly notifications: Stream.Stream<ServerNotification>
   readonly awaitTerminated: Effect.Effect<void>
   /** Fails what is pending, ends the transport (bounded) and joins every fiber. Idempotent. */
@@ -208,12 +234,24 @@ export const make = <R>(
       refusal: () => refused
     })
 
+    const progress = Progress.router(pending)
+    const serverLog = yield* Logging.make({
+      server,
+      clock,
+      rate: config.logRateLimit ?? Logging.DEFAULT_RATE_LIMIT,
+      scrub
+    })
+
     const diagnose = (text: string) => Queue.offerUnsafe(logs, ["warning", scrub(text)])
     const dispatch = Dispatch.make({
       server,
       pending,
       counters,
-      publish: (notification) => PubSub.publishUnsafe(notifications, notification),
+      publish: (notification) => {
+        if (notification.method === "notifications/progress") progress.route(notification.params)
+        else if (notification.method === "notifications/message") serverLog.route(notification.params)
+        PubSub.publishUnsafe(notifications, notification)
+      },
       send: (frame) => transport?.send(frame),
       diagnose,
       note: (text) => Queue.offerUnsafe(logs, ["debug", text]),
@@ -315,6 +353,7 @@ export const make = <R>(
         Effect.annotateLogs({ mcpServer: server, transport: transport.kind })
       )
     )
+    run(serverLog.run)
     run(transport.ended.pipe(Effect.flatMap((ended) => Effect.forkIn(shutdown(ended.reason), parent))))
     handshakeFiber = run(handshake)
     yield* Effect.addFinalizer(() => shutdown("its scope was closed"))
@@ -324,8 +363,12 @@ export const make = <R>(
         ? config.requestTimeoutMs
         : Math.min(Options.requestTimeoutMillis(options.timeout), config.requestTimeoutMs)
 
-    const request = (method: string, params?: unknown, options?: CallOptions) =>
-      pending.request(method, params, { timeoutMs: timeoutOf(options), cancellable: true })
+    const request = (method: string, params?: unknown, options?: FeatureOptions) =>
+      Progress.run(
+        options,
+        (hooks) =>
+          pending.request(method, params, { timeoutMs: timeoutOf(options), cancellable: true, progress: hooks })
+      )
 
     /** Runs `use` with the session once ready; `starting` says why not while the first handshake runs. */
     const whenReady = <A, E, E2>(
@@ -363,7 +406,7 @@ export const make = <R>(
         )
     }
 
-    const callTool = (name: string, args?: Readonly<Record<string, unknown>>, options?: CallOptions) =>
+    const callTool = (name: string, args?: Readonly<Record<string, unknown>>, options?: FeatureOptions) =>
       whenReady(
         () => new ErrIndexBuilding({ server, tool: name }),
         options,
@@ -397,8 +440,19 @@ export const make = <R>(
     const current = (): ServerSession | undefined =>
       state._tag === "Ready" || state._tag === "Renewing" ? state.session : undefined
 
+    const features = Features.make({
+      server,
+      maxPages: config.maxPages,
+      scrub,
+      whenReady: (operation, options, use) => whenReady(() => new NotReady({ server, operation }), options, use),
+      request,
+      notifications: Stream.fromPubSub(notifications),
+      logMessages: serverLog.messages
+    })
+
     const live = transport
     return {
+      ...features,
       name: server,
       get transport() {
         return live.kind
@@ -423,8 +477,11 @@ export const make = <R>(
       session: () => Option.fromUndefinedOr(current()),
       listTools,
       callTool,
+      callToolStream: (name, args, options) =>
+        Features.callToolStream((withProgress) => callTool(name, args, withProgress), options),
       ping: (options) => Effect.asVoid(request("ping", undefined, options)),
-      request,
+      request: (method, params, options) =>
+        whenReady(() => new NotReady({ server, operation: method }), options, () => request(method, params, options)),
       notifications: Stream.fromPubSub(notifications),
       awaitTerminated: Deferred.await(terminated),
       close: shutdown("close was called"),
@@ -444,7 +501,9 @@ export const make = <R>(
           initialize: handshakeFiber === undefined || handshakeFiber.pollUnsafe() !== undefined,
           deadlines: deadlineFiber.pollUnsafe() !== undefined
         },
-        sessionsLost
+        sessionsLost,
+        ...progress.counters,
+        ...serverLog.counters
       })
     } satisfies McpSession
   })

@@ -25,3 +25,15 @@ export * as McpSession from "./McpSession.ts"
 export * as Transport from "./transport/Transport.ts"
 /** @since 0.1.0 */
 export * as Tool from "./Tool.ts"
+/** @since 0.3.0 */
+export * as ProtocolFeatures from "./ProtocolFeatures.ts"
+/** @since 0.3.0 */
+export * as Features from "./session/Features.ts"
+/** @since 0.3.0 */
+export * as Resources from "./session/Resources.ts"
+/** @since 0.3.0 */
+export * as Progress from "./session/Progress.ts"
+/** @since 0.3.0 */
+export * as Logging from "./session/Logging.ts"
+/** @since 0.3.0 */
+export * as Capabilities from "./session/Capabilities.ts"
