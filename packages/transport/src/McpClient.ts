@@ -68,6 +68,8 @@ import type { CallToolResult } from "./Protocol.ts"
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "./Protocol.ts"
 import type { RemoteOptions } from "./RemoteClient.ts"
 import * as RemoteClient from "./RemoteClient.ts"
+import * as Features from "./session/Features.ts"
+import { interimStdioLogMessages } from "./session/Logging.ts"
 import type { DiscoveredTool } from "./Tool.ts"
 import type * as Transport from "./transport/Transport.ts"
 
@@ -147,7 +149,7 @@ export interface Stats {
  * @since 0.1.0
  * @category models
  */
-export interface McpClient {
+export interface McpClient extends Features.Features {
   /** The label used in logs and errors. */
   readonly name: string
   /** The wire: `stdio` (a child process), `http` (Streamable HTTP) or `sse` (legacy HTTP+SSE, also after auto-detection). */
@@ -486,7 +488,25 @@ export const stdio = (
     const request = (method: string, params?: unknown, options?: CallOptions) =>
       conn.request(method, params, { timeoutMs: requestTimeout(options), cancellable: true })
 
+    // Until stdio runs on McpSession (which routes progress and rate-limits the log), the stdio client's features
+    // go through its connection: the same methods, without progress options on `callTool`.
+    const notifications = Stream.fromPubSub(conn.notifications)
+    const features = Features.make({
+      server,
+      maxPages: opts.maxPages,
+      scrub: redactor.text,
+      whenReady: <A, E>(operation: string, _: unknown, use: (session: ServerSession) => Effect.Effect<A, E>) =>
+        Effect.suspend((): Effect.Effect<A, E | NotReady | InitializeError> => {
+          const session = usable()
+          return session === undefined ? notReady(() => new NotReady({ server, operation })) : use(session)
+        }),
+      request: (method, params, options) => request(method, params, options),
+      notifications,
+      logMessages: interimStdioLogMessages(notifications)
+    })
+
     const client: StdioClient = {
+      ...features,
       name: server,
       transport: "stdio",
       url: undefined,
@@ -499,7 +519,7 @@ export const stdio = (
       callTool,
       ping: (options) => Effect.asVoid(request("ping", undefined, options)),
       request,
-      notifications: Stream.fromPubSub(conn.notifications),
+      notifications,
       stderrTail: () => stderr.snapshot(),
       exitInfo: () => Option.fromUndefinedOr(conn.exitInfo()),
       awaitExit: Deferred.await(conn.exited),
@@ -547,6 +567,7 @@ export const http = (
 
 /** A remote session as an `McpClient`: no process, so no pid, no stderr and no exit. */
 const fromSession = (session: McpSession.McpSession): McpClient => ({
+  ...Features.pick(session),
   name: session.name,
   get transport() {
     return session.transport

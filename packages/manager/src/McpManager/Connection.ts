@@ -12,6 +12,7 @@ import type { Context } from "effect"
 import { HttpClient } from "effect/http"
 import type { ChildProcessSpawner } from "effect/process"
 import type { ServerConfig } from "../ManagerOptions.ts"
+import type { Catalog } from "./Catalog.ts"
 import * as Discovery from "./Discovery.ts"
 import type { Ledger } from "./Ledger.ts"
 import type { Resolved } from "./Options.ts"
@@ -32,6 +33,8 @@ export interface Env {
   readonly spawner: Context.Context<ChildProcessSpawner.ChildProcessSpawner>
   /** The app's HTTP client, if it provided one: remote servers need it. */
   readonly http: Option.Option<HttpClient.HttpClient>
+  /** Resources, templates and prompts of each connection. */
+  readonly catalog: Catalog
 }
 
 /** Why a remote server cannot start: the app gave the manager no `HttpClient`. */
@@ -113,6 +116,7 @@ export const apply = (env: Env, name: string, conn: Conn, outcome: Discovery.Out
  */
 export const serve = Effect.fnUntraced(function*(env: Env, name: string, conn: Conn, discoverFirst: boolean) {
   const { client } = conn
+  yield* env.catalog.watch(name, conn, env.options.startupTimeoutMs)
   const refresh = yield* Queue.sliding<void>(1)
   // Notifications are read on their own fiber, never on the transport's reader.
   yield* client.notifications.pipe(

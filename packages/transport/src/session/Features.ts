@@ -18,6 +18,8 @@ import type { CallEvent } from "./Progress.ts"
 import * as Prompts from "./Prompts.ts"
 import * as Resources from "./Resources.ts"
 
+export type { FeatureError, FeatureListError, FeatureOptions } from "./Context.ts"
+
 /**
  * Which list a `notifications/…/list_changed` says changed.
  *
@@ -68,6 +70,27 @@ export const make = (context: Context): Features => ({
       return kind === undefined ? Result.failVoid : Result.succeed(kind)
     })
   )
+})
+
+/**
+ * The feature methods of anything that has them (an adapter copies them from a session).
+ *
+ * @since 0.3.0
+ * @category constructors
+ */
+export const pick = (from: Features): Features => ({
+  listResources: from.listResources,
+  listResourceTemplates: from.listResourceTemplates,
+  readResource: from.readResource,
+  subscribeResource: from.subscribeResource,
+  unsubscribeResource: from.unsubscribeResource,
+  resourceUpdates: from.resourceUpdates,
+  listPrompts: from.listPrompts,
+  getPrompt: from.getPrompt,
+  complete: from.complete,
+  setLogLevel: from.setLogLevel,
+  logMessages: from.logMessages,
+  listChanges: from.listChanges
 })
 
 /**

@@ -15,6 +15,7 @@ import * as Exit from "effect/Exit"
 import type * as LogLevel from "effect/LogLevel"
 import * as PubSub from "effect/PubSub"
 import * as Queue from "effect/Queue"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { excerpt } from "../internal/JsonRpc.ts"
@@ -125,3 +126,20 @@ export const make = (options: {
       messages: Stream.fromPubSub(hub)
     }
   })
+
+/**
+ * The log stream of a client whose transport is not on `McpSession` yet (stdio, until it moves): its
+ * `notifications/message` decoded, unlimited and not logged.
+ *
+ * @internal
+ */
+export const interimStdioLogMessages = (
+  notifications: Stream.Stream<{ readonly method: string; readonly params: unknown }>
+): Stream.Stream<LoggingMessage> =>
+  notifications.pipe(
+    Stream.filterMap((n) => {
+      if (n.method !== "notifications/message") return Result.failVoid
+      const decoded = decode(n.params)
+      return Exit.isSuccess(decoded) ? Result.succeed(decoded.value) : Result.failVoid
+    })
+  )
