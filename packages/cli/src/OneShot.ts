@@ -12,7 +12,10 @@
 import type { McpConfig } from "@mcp-fleet/config"
 import type { ManagerOptions, ServerHealth } from "@mcp-fleet/manager"
 import { McpManager } from "@mcp-fleet/manager"
-import { Effect } from "effect"
+import type { ProtocolFeatures } from "@mcp-fleet/transport"
+import type { LogLevel } from "effect"
+import { Effect, Option } from "effect"
+import { GlobalFlag } from "effect/cli"
 import type { ChildProcessSpawner } from "effect/process"
 import * as Advice from "./Advice.ts"
 import { CliEnvironment } from "./CliEnvironment.ts"
@@ -59,6 +62,32 @@ export interface Session {
 }
 
 /**
+ * The RFC 5424 level asked of servers for the CLI's `--log-level`: `all`/`trace`/`debug` → `debug`, `fatal` →
+ * `critical`, `none` → `emergency`.
+ *
+ * @since 0.3.0
+ * @category mapping
+ */
+export const toServerLogLevel = (level: LogLevel.LogLevel): ProtocolFeatures.LoggingLevel => {
+  switch (level) {
+    case "All":
+    case "Trace":
+    case "Debug":
+      return "debug"
+    case "Info":
+      return "info"
+    case "Warn":
+      return "warning"
+    case "Error":
+      return "error"
+    case "Fatal":
+      return "critical"
+    case "None":
+      return "emergency"
+  }
+}
+
+/**
  * The manager's options for a config, with each server's stderr fed to `diagnostics`.
  *
  * @since 0.1.0
@@ -66,8 +95,10 @@ export interface Session {
  */
 export const managerOptions = (
   config: McpConfig.McpConfig,
-  diagnostics: Diagnostics.Diagnostics
+  diagnostics: Diagnostics.Diagnostics,
+  logLevel: Option.Option<LogLevel.LogLevel> = Option.none()
 ): ManagerOptions.ManagerOptions => ({
+  ...(Option.isSome(logLevel) ? { serverLogLevel: toServerLogLevel(logLevel.value) } : {}),
   servers: Object.fromEntries([
     ...config.servers.map((entry) =>
       [entry.name, {
@@ -101,7 +132,9 @@ export const run = <A, E, R>(
     })
     const explain = (h: ServerHealth.ServerHealth, waited: string) =>
       Advice.explain(h, config.servers.find((s) => s.name === h.name), diagnostics.stderrOf(h.name), waited)
-    const options = managerOptions(config, diagnostics)
+    // `--log-level` (a global flag) is forwarded to the servers that declare `logging`.
+    const logLevel = Option.flatten(yield* Effect.serviceOption(GlobalFlag.LogLevel))
+    const options = managerOptions(config, diagnostics, logLevel)
     return yield* Effect.scoped(
       Effect.gen(function*() {
         const manager = yield* McpManager.McpManager

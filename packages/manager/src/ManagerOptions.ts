@@ -8,7 +8,7 @@
  *
  * @since 0.1.0
  */
-import type { McpClientOptions, RemoteClient, Tool } from "@mcp-fleet/transport"
+import type { McpClientOptions, ProtocolFeatures, RemoteClient, Tool } from "@mcp-fleet/transport"
 import type { Redacted } from "effect"
 import { Duration, Effect, Schedule } from "effect"
 import type { ServerHealth } from "./ServerHealth.ts"
@@ -155,6 +155,11 @@ export interface ManagerOptions {
   readonly onStateChange?: ((change: StateChange) => Effect.Effect<void>) | undefined
   /** Called when a server's tool set really changed, outside the state update, in order. */
   readonly onToolsChanged?: ((change: ToolsChange) => Effect.Effect<void>) | undefined
+  /**
+   * The least severe log level asked of every server that declares `logging` (`logging/setLevel`), once it is
+   * ready, on each (re)connection. Default: none asked (the server's own default).
+   */
+  readonly serverLogLevel?: ProtocolFeatures.LoggingLevel | undefined
 }
 
 const positiveMillis = (input: Duration.Input | undefined, fallback: number): number => {

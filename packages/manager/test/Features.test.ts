@@ -99,4 +99,30 @@ describe("the manager's resources and prompts", () => {
       const unknown = failureOf(yield* Effect.exit(manager.getPrompt("nope", "x")))
       assert.strictEqual(unknown._tag, "UnknownServer")
     }))
+
+  it.effect("serverLogLevel is asked of every server that declares logging, once ready; not of the others", () =>
+    Effect.gen(function*() {
+      const asked: Array<[string, unknown]> = []
+      const serve = (name: string, capabilities: Record<string, unknown>) =>
+        always({
+          initialize: { capabilities },
+          onRequest: (msg) =>
+            Effect.sync(() => {
+              if (msg.method === "logging/setLevel") asked.push([name, msg.params])
+              return msg.method === "tools/list" ? tools : msg.method === "logging/setLevel" ? {} : undefined
+            })
+        })
+      const { layer } = fleetSpawner({
+        loud: serve("loud", { tools: {}, logging: {} }),
+        quiet: serve("quiet", { tools: {} })
+      })
+      const manager = yield* build({
+        servers: { loud: { command: "loud" }, quiet: { command: "quiet" } },
+        serverLogLevel: "warning"
+      }, layer)
+      yield* manager.waitForReady("loud")
+      yield* manager.waitForReady("quiet")
+      yield* McpPeer.eventually(() => asked.length > 0, "setLevel asked")
+      assert.deepStrictEqual(asked, [["loud", { level: "warning" }]])
+    }))
 })

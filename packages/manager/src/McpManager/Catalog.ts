@@ -28,7 +28,12 @@ interface Entry {
 /** @internal */
 export interface Catalog {
   /** Lists what `conn` offers once it is ready, and again on each list change; runs in `conn.scope`. */
-  readonly watch: (name: string, conn: Conn, timeoutMs: number) => Effect.Effect<void>
+  readonly watch: (
+    name: string,
+    conn: Conn,
+    timeoutMs: number,
+    logLevel: ProtocolFeatures.LoggingLevel | undefined
+  ) => Effect.Effect<void>
   /** Every item of `pick`'s kind, from the connections `current` accepts, with its server. */
   readonly collect: <A>(
     current: (name: string, conn: Conn) => boolean,
@@ -82,11 +87,22 @@ export const make = (): Catalog => {
     })
   }
 
-  const watch = (name: string, conn: Conn, timeoutMs: number): Effect.Effect<void> =>
+  const watch = (
+    name: string,
+    conn: Conn,
+    timeoutMs: number,
+    logLevel: ProtocolFeatures.LoggingLevel | undefined
+  ): Effect.Effect<void> =>
     Effect.gen(function*() {
       const ready = yield* Effect.result(conn.client.awaitReady)
       if (ready._tag === "Failure") return
       const session = ready.success
+      if (logLevel !== undefined && Capabilities.declares(session, "logging")) {
+        const set = yield* Effect.result(conn.client.setLogLevel(logLevel).pipe(Effect.timeout(timeoutMs)))
+        if (set._tag === "Failure") {
+          yield* Effect.logDebug(`logging/setLevel ${logLevel} failed: ${set.failure.message}`)
+        }
+      }
       const declared: Array<Kind> = []
       if (Capabilities.declares(session, "resources")) declared.push("resources")
       if (Capabilities.declares(session, "prompts")) declared.push("prompts")

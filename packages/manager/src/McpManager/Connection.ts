@@ -116,7 +116,7 @@ export const apply = (env: Env, name: string, conn: Conn, outcome: Discovery.Out
  */
 export const serve = Effect.fnUntraced(function*(env: Env, name: string, conn: Conn, discoverFirst: boolean) {
   const { client } = conn
-  yield* env.catalog.watch(name, conn, env.options.startupTimeoutMs)
+  yield* env.catalog.watch(name, conn, env.options.startupTimeoutMs, env.options.serverLogLevel)
   const refresh = yield* Queue.sliding<void>(1)
   // Notifications are read on their own fiber, never on the transport's reader.
   yield* client.notifications.pipe(

@@ -3,6 +3,7 @@
  *
  * @internal
  */
+import type { ProtocolFeatures } from "@mcp-fleet/transport"
 import { Duration, Effect, Exit, Pull, Schedule } from "effect"
 import type { ManagerOptions, StateChange, ToolsChange } from "../ManagerOptions.ts"
 import { backoff, defaultReconnect } from "../ManagerOptions.ts"
@@ -18,6 +19,7 @@ export interface Resolved {
   readonly eventCapacity: number
   readonly onStateChange: ((change: StateChange) => Effect.Effect<void>) | undefined
   readonly onToolsChanged: ((change: ToolsChange) => Effect.Effect<void>) | undefined
+  readonly serverLogLevel: ProtocolFeatures.LoggingLevel | undefined
 }
 
 const millis = (input: Duration.Input | undefined, fallback: number): number => {
@@ -61,7 +63,8 @@ export const resolve = Effect.fnUntraced(function*(options: ManagerOptions) {
       ? Math.floor(options.eventCapacity)
       : 1024,
     onStateChange: options.onStateChange,
-    onToolsChanged: options.onToolsChanged
+    onToolsChanged: options.onToolsChanged,
+    serverLogLevel: options.serverLogLevel
   }
   return resolved
 })
