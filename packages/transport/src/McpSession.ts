@@ -234,12 +234,13 @@ export const make = <R>(
       refusal: () => refused
     })
 
-    const progress = Progress.router(pending)
+    const progress = Progress.router(pending, scrub)
     const serverLog = yield* Logging.make({
       server,
       clock,
       rate: config.logRateLimit ?? Logging.DEFAULT_RATE_LIMIT,
-      scrub
+      scrub,
+      scrubValue: redactor.value
     })
 
     const diagnose = (text: string) => Queue.offerUnsafe(logs, ["warning", scrub(text)])

@@ -83,6 +83,8 @@ export const make = (options: {
   readonly clock: Clock.Clock
   readonly rate: RateLimit
   readonly scrub: (text: string) => string
+  /** Removes secrets from an entry's `data` before it is streamed. */
+  readonly scrubValue: (value: unknown) => unknown
 }) =>
   Effect.gen(function*() {
     const { clock, rate, scrub, server } = options
@@ -108,8 +110,9 @@ export const make = (options: {
         return
       }
       counters.logMessages++
-      Queue.offerUnsafe(pending, decoded.value)
-      PubSub.publishUnsafe(hub, decoded.value)
+      const entry: LoggingMessage = { ...decoded.value, data: options.scrubValue(decoded.value.data) }
+      Queue.offerUnsafe(pending, entry)
+      PubSub.publishUnsafe(hub, entry)
     }
 
     const logOne = (entry: LoggingMessage) =>

@@ -99,10 +99,13 @@ export const run = <A, E>(
 }
 
 /** The caller's view of a report (the token stays the client's business). */
-const toProgress = ({ message, progress, total }: typeof ProgressNotification.Type): Progress => ({
+const toProgress = (
+  { message, progress, total }: typeof ProgressNotification.Type,
+  scrub: (text: string) => string
+): Progress => ({
   progress,
   ...(total !== undefined ? { total } : {}),
-  ...(message !== undefined ? { message } : {})
+  ...(message !== undefined ? { message: scrub(message) } : {})
 })
 
 /** Counters of progress reports. */
@@ -114,13 +117,13 @@ export interface Counters {
 }
 
 /** Routes `notifications/progress` params to the pending request that asked for them, or counts them dropped. */
-export const router = (pending: PendingTable) => {
+export const router = (pending: PendingTable, scrub: (text: string) => string) => {
   const counters: Counters = { progressDelivered: 0, progressDropped: 0 }
   return {
     counters,
     route: (params: unknown): void => {
       const decoded = decodeProgress(params)
-      if (Exit.isSuccess(decoded) && pending.progress(decoded.value.progressToken, toProgress(decoded.value))) {
+      if (Exit.isSuccess(decoded) && pending.progress(decoded.value.progressToken, toProgress(decoded.value, scrub))) {
         counters.progressDelivered++
       } else {
         counters.progressDropped++

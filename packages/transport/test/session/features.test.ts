@@ -257,4 +257,27 @@ describe("logging", () => {
       peer.send({ method: "notifications/message", params: { level: "loud", data: 1 } })
       assert.strictEqual(peer.session.stats().logMessagesDropped, 2988)
     }))
+
+  it.effect("secrets are removed from streamed log data and from progress messages", () =>
+    Effect.gen(function*() {
+      const peer = yield* ready({ secrets: ["hunter2-secret"] })
+      const stream = yield* Effect.forkChild(Stream.runHead(peer.session.logMessages), { startImmediately: true })
+      yield* Effect.yieldNow
+      peer.send({ method: "notifications/message", params: { level: "info", data: { token: "hunter2-secret" } } })
+      const entry = yield* Fiber.join(stream)
+      assert.notInclude(JSON.stringify(entry), "hunter2-secret")
+      const messages: Array<string | undefined> = []
+      const call = yield* Effect.forkChild(
+        peer.session.callTool("t", {}, { onProgress: (p) => Effect.sync(() => messages.push(p.message)) })
+      )
+      const request = yield* Memory.nextRequest(peer, "tools/call")
+      peer.send({
+        method: "notifications/progress",
+        params: { progressToken: Memory.progressToken(request), progress: 1, message: "using hunter2-secret" }
+      })
+      peer.send({ id: request["id"], result: { content: [] } })
+      yield* Fiber.join(call)
+      assert.strictEqual(messages.length, 1)
+      assert.notInclude(messages[0] ?? "", "hunter2-secret")
+    }))
 })

@@ -29,6 +29,7 @@ export interface Options {
   readonly requestTimeoutMs?: number
   readonly maxPages?: number
   readonly logRateLimit?: RateLimit
+  readonly secrets?: ReadonlyArray<string>
   /** A result for a request, or `undefined` to leave it to the test (through `received`). */
   readonly answer?: (message: Message) => unknown
 }
@@ -51,7 +52,7 @@ export const make = (options: Options = {}): Effect.Effect<MemoryPeer, never, Sc
       maxPages: options.maxPages ?? 20,
       notificationBuffer: 1024,
       notificationReplay: 0,
-      secrets: [],
+      secrets: options.secrets ?? [],
       ...(options.logRateLimit === undefined ? {} : { logRateLimit: options.logRateLimit })
     }, (r) =>
       Effect.sync((): Transport.Transport => {
