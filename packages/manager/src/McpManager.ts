@@ -91,7 +91,7 @@ export class McpManager extends Context.Service<McpManager, {
     server: string,
     tool: string,
     args?: Readonly<Record<string, unknown>>,
-    options?: McpClient.CallOptions
+    options?: Features.FeatureOptions
   ) => Effect.Effect<Protocol.CallToolResult, UnknownServer | ServerUnavailable | McpError.CallToolError>
   /** Waits until the server is `ready`; fails if it settles otherwise. Bounded only by the caller's timeout. */
   readonly waitForReady: (name: string) => Effect.Effect<ServerHealth, UnknownServer | ServerNotReady>
@@ -212,7 +212,7 @@ export const make = Effect.fnUntraced(function*(
     server: string,
     tool: string,
     args?: Readonly<Record<string, unknown>>,
-    callOptions?: McpClient.CallOptions
+    callOptions?: Features.FeatureOptions
   ) {
     // No lock: one read of the ledger and of the client's flags.
     const record = yield* lookup(server)

@@ -15,10 +15,10 @@ import * as Exit from "effect/Exit"
 import type * as LogLevel from "effect/LogLevel"
 import * as PubSub from "effect/PubSub"
 import * as Queue from "effect/Queue"
-import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { excerpt } from "../internal/JsonRpc.ts"
+import * as Publisher from "../internal/Publisher.ts"
 import type { LoggingLevel } from "../ProtocolFeatures.ts"
 import { LoggingMessage } from "../ProtocolFeatures.ts"
 
@@ -91,6 +91,8 @@ export const make = (options: {
     const counters: Counters = { logMessages: 0, logMessagesDropped: 0 }
     const pending = yield* Queue.sliding<LoggingMessage>(Math.max(1, rate.burst))
     const hub = yield* PubSub.sliding<LoggingMessage>(Math.max(1, rate.burst))
+    // A subscriber whose buffer is full makes `publishUnsafe` refuse: the publisher slides instead.
+    const publisher = Publisher.make(hub, Math.max(1, rate.burst))
     let tokens = rate.burst
     let refilledAt = clock.currentTimeMillisUnsafe()
 
@@ -112,7 +114,7 @@ export const make = (options: {
       counters.logMessages++
       const entry: LoggingMessage = { ...decoded.value, data: options.scrubValue(decoded.value.data) }
       Queue.offerUnsafe(pending, entry)
-      PubSub.publishUnsafe(hub, entry)
+      publisher.publish(entry)
     }
 
     const logOne = (entry: LoggingMessage) =>
@@ -123,26 +125,12 @@ export const make = (options: {
     return {
       counters,
       route,
-      /** Logs what `route` admitted, forever. */
-      run: Queue.take(pending).pipe(Effect.flatMap(logOne), Effect.forever),
+      /** Logs and publishes what `route` admitted, forever. */
+      run: Effect.andThen(
+        Effect.forkChild(publisher.run),
+        Queue.take(pending).pipe(Effect.flatMap(logOne), Effect.forever)
+      ),
       /** Every admitted entry from the moment the stream runs. */
       messages: Stream.fromPubSub(hub)
     }
   })
-
-/**
- * The log stream of a client whose transport is not on `McpSession` yet (stdio, until it moves): its
- * `notifications/message` decoded, unlimited and not logged.
- *
- * @internal
- */
-export const interimStdioLogMessages = (
-  notifications: Stream.Stream<{ readonly method: string; readonly params: unknown }>
-): Stream.Stream<LoggingMessage> =>
-  notifications.pipe(
-    Stream.filterMap((n) => {
-      if (n.method !== "notifications/message") return Result.failVoid
-      const decoded = decode(n.params)
-      return Exit.isSuccess(decoded) ? Result.succeed(decoded.value) : Result.failVoid
-    })
-  )
