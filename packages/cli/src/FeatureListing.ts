@@ -7,7 +7,8 @@
 import type { McpManager } from "@mcp-fleet/manager"
 import type { McpClient } from "@mcp-fleet/transport"
 import { Capabilities } from "@mcp-fleet/transport"
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 
 /**
  * One server's listing: its items, or why there are none.

@@ -5,11 +5,22 @@
  * @since 0.2.0
  */
 import type { ManagerOptions } from "@mcp-fleet/manager"
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 
 const undici = Layer.unwrap(
   Effect.promise(() => import("@effect/platform-node/NodeHttpClient")).pipe(Effect.map((m) => m.layerUndici))
 )
+
+/**
+ * Provides `HttpClient` (undici) to `effect`, for as long as `effect` runs (the demo, whose fleet always has a
+ * remote server).
+ *
+ * @since 0.2.0
+ * @category running
+ */
+export const provideHttpClient = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.provide(effect, undici)
 
 /**
  * Provides `HttpClient` (undici) to `effect` when `options` has a remote server; otherwise `effect` as it is.

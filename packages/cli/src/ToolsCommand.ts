@@ -11,10 +11,14 @@
  * @since 0.1.0
  */
 import type { ConfigError } from "@mcp-fleet/config"
-import { Console, Effect, Option } from "effect"
-import type { Duration, FileSystem } from "effect"
-import { Command, Flag } from "effect/cli"
-import type { ChildProcessSpawner } from "effect/process"
+import * as Command from "effect/cli/Command"
+import * as Flag from "effect/cli/Flag"
+import * as Console from "effect/Console"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import type * as FileSystem from "effect/FileSystem"
+import * as Option from "effect/Option"
+import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import type { CliEnvironment } from "./CliEnvironment.ts"
 import type { ServerNotConfigured, ServerNotUsable } from "./CliError.ts"
 import * as CliFlags from "./CliFlags.ts"

@@ -31,13 +31,20 @@
  * @since 0.1.0
  */
 import type { Features, McpClient, McpError, Protocol, ProtocolFeatures, Tool } from "@mcp-fleet/transport"
-import { Context, Effect, Layer, Scope, Stream } from "effect"
-import { HttpClient } from "effect/http"
-import type { ChildProcessSpawner } from "effect/process"
+import { Telemetry, TypedCall } from "@mcp-fleet/transport"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as HttpClient from "effect/http/HttpClient"
+import * as Layer from "effect/Layer"
+import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
+import type * as Schema from "effect/Schema"
+import * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
 import { DuplicateServer, ServerNotReady, ServerUnavailable, UnknownServer } from "./ManagerError.ts"
 import type { ManagerOptions, ServerConfig, StateChange } from "./ManagerOptions.ts"
 import * as Catalog from "./McpManager/Catalog.ts"
 import * as Ledger from "./McpManager/Ledger.ts"
+import * as Metrics from "./McpManager/Metrics.ts"
 import * as Options from "./McpManager/Options.ts"
 import type { ServerRecord } from "./McpManager/Record.ts"
 import * as Supervisor from "./McpManager/Supervisor.ts"
@@ -87,12 +94,25 @@ export class McpManager extends Context.Service<McpManager, {
    * typed error that says why; transport errors (including `ErrIndexBuilding`) pass through unchanged. A
    * call that finds the process gone marks the server offline and starts reconnection.
    */
-  readonly call: (
-    server: string,
-    tool: string,
-    args?: Readonly<Record<string, unknown>>,
-    options?: Features.FeatureOptions
-  ) => Effect.Effect<Protocol.CallToolResult, UnknownServer | ServerUnavailable | McpError.CallToolError>
+  readonly call: {
+    /** A typed call: `structuredContent` decoded with `options.schema` (see `TypedCall` in the transport). */
+    <S extends Schema.Constraint>(
+      server: string,
+      tool: string,
+      args: Readonly<Record<string, unknown>> | undefined,
+      options: TypedCall.TypedCallOptions<S>
+    ): Effect.Effect<
+      TypedCall.TypedCallResult<S["Type"]>,
+      UnknownServer | ServerUnavailable | McpError.CallToolError | McpError.StructuredContentInvalid,
+      S["DecodingServices"]
+    >
+    (
+      server: string,
+      tool: string,
+      args?: Readonly<Record<string, unknown>>,
+      options?: Features.FeatureOptions
+    ): Effect.Effect<Protocol.CallToolResult, UnknownServer | ServerUnavailable | McpError.CallToolError>
+  }
   /** Waits until the server is `ready`; fails if it settles otherwise. Bounded only by the caller's timeout. */
   readonly waitForReady: (name: string) => Effect.Effect<ServerHealth, UnknownServer | ServerNotReady>
   /**
@@ -165,7 +185,10 @@ export const make = Effect.fnUntraced(function*(
   const spawner = yield* Effect.context<ChildProcessSpawner.ChildProcessSpawner>()
   // Optional: only remote (`url`) servers need it, and an app of stdio servers need not provide one.
   const http = yield* Effect.serviceOption(HttpClient.HttpClient)
-  const ledger = yield* Ledger.make(options, Object.entries(input.servers))
+  // Read once: with telemetry off (the default) no metric is recorded and no span annotated.
+  const telemetry = yield* Telemetry.McpTelemetry
+  const metrics = telemetry.enabled ? Metrics.make(yield* Effect.context<never>()) : undefined
+  const ledger = yield* Ledger.make(options, Object.entries(input.servers), metrics)
   const catalog = Catalog.make()
   const supervisor = yield* Supervisor.make({ ledger, options, scope: connections, spawner, http, catalog })
   yield* Effect.forEach(ledger.names(), supervisor.start, { concurrency: "unbounded", discard: true })
@@ -208,12 +231,19 @@ export const make = Effect.fnUntraced(function*(
         Effect.tapError((error) => Effect.sync(() => isExit(error) && ledger.exited(server, conn)))
       ))
 
-  const call = Effect.fn("McpManager.call")(function*(
+  const callUntyped = Effect.fn("McpManager.call")(function*(
     server: string,
     tool: string,
     args?: Readonly<Record<string, unknown>>,
     callOptions?: Features.FeatureOptions
   ) {
+    if (telemetry.enabled) {
+      yield* Effect.annotateCurrentSpan({
+        "mcp.method.name": "tools/call",
+        "mcp.server.name": server,
+        "gen_ai.tool.name": tool
+      })
+    }
     // No lock: one read of the ledger and of the client's flags.
     const record = yield* lookup(server)
     const conn = record.conn
@@ -226,6 +256,38 @@ export const make = Effect.fnUntraced(function*(
       Effect.tapError((error) => Effect.sync(() => error._tag === "ProcessExited" && ledger.exited(server, conn)))
     )
   })
+
+  function call<S extends Schema.Constraint>(
+    server: string,
+    tool: string,
+    args: Readonly<Record<string, unknown>> | undefined,
+    options: TypedCall.TypedCallOptions<S>
+  ): Effect.Effect<
+    TypedCall.TypedCallResult<S["Type"]>,
+    UnknownServer | ServerUnavailable | McpError.CallToolError | McpError.StructuredContentInvalid,
+    S["DecodingServices"]
+  >
+  function call(
+    server: string,
+    tool: string,
+    args?: Readonly<Record<string, unknown>>,
+    options?: McpClient.CallOptions
+  ): Effect.Effect<Protocol.CallToolResult, UnknownServer | ServerUnavailable | McpError.CallToolError>
+  function call(
+    server: string,
+    tool: string,
+    args?: Readonly<Record<string, unknown>>,
+    options?: McpClient.CallOptions | TypedCall.TypedCallOptions<Schema.Constraint>
+  ): Effect.Effect<
+    Protocol.CallToolResult,
+    UnknownServer | ServerUnavailable | McpError.CallToolError | McpError.StructuredContentInvalid,
+    unknown
+  > {
+    if (options === undefined || !("schema" in options)) return callUntyped(server, tool, args, options)
+    // Only the deadline goes down: the client would decode a `schema` too.
+    const untyped = options.timeout === undefined ? undefined : { timeout: options.timeout }
+    return Effect.flatMap(callUntyped(server, tool, args, untyped), TypedCall.decode(server, tool, options.schema))
+  }
 
   const waitForReady = Effect.fn("McpManager.waitForReady")(function*(name: string) {
     yield* lookup(name)

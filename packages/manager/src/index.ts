@@ -19,4 +19,6 @@ export * as StatusText from "./StatusText.ts"
 /** @since 0.2.0 */
 export * as ServerTransition from "./ServerTransition.ts"
 /** @since 0.3.0 */
+export * as FleetMetrics from "./FleetMetrics.ts"
+/** @since 0.3.0 */
 export * as ServerFeatures from "./ServerFeatures.ts"

@@ -52,6 +52,7 @@ import type * as Progress from "./session/Progress.ts"
 import type { DiscoveredTool } from "./Tool.ts"
 import type * as Stdio from "./transport/Stdio.ts"
 import type * as Transport from "./transport/Transport.ts"
+import type * as TypedCall from "./TypedCall.ts"
 
 /**
  * How a server's process ended.
@@ -160,14 +161,11 @@ export interface McpClient extends Features.Features {
    */
   readonly listTools: (options?: CallOptions) => Effect.Effect<ToolList, ListToolsError>
   /**
-   * Calls a tool. Before the server is ready it fails with `ErrIndexBuilding`. `onProgress` gets each progress
-   * report (all of them before the result); `resetTimeoutOnProgress` and `maxTotalTimeout` as in the spec.
+   * Calls a tool. Before the server is ready it fails with `ErrIndexBuilding`. With `{ schema }` the result's
+   * `structuredContent` is decoded with it (see `TypedCall`). `onProgress` gets each progress report (all of them
+   * before the result); `resetTimeoutOnProgress` and `maxTotalTimeout` as in the spec.
    */
-  readonly callTool: (
-    name: string,
-    args?: Readonly<Record<string, unknown>>,
-    options?: Features.FeatureOptions
-  ) => Effect.Effect<CallToolResult, CallToolError>
+  readonly callTool: TypedCall.CallTool<CallToolError>
   /** `callTool` as a stream: each progress report, then the result (its last element). */
   readonly callToolStream: (
     name: string,

@@ -25,13 +25,16 @@ import * as Queue from "effect/Queue"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { SessionExpired } from "./HttpError.ts"
+import * as ByteCounter from "./internal/ByteCounter.ts"
 import * as Calls from "./internal/Calls.ts"
 import * as Dispatch from "./internal/Dispatch.ts"
 import * as Handshake from "./internal/Handshake.ts"
 import * as PendingTable from "./internal/PendingTable.ts"
 import * as Publisher from "./internal/Publisher.ts"
 import * as Redactor from "./internal/Redactor.ts"
+import * as RequestSpan from "./internal/RequestSpan.ts"
 import * as Scrub from "./internal/Scrub.ts"
+import * as SessionMetric from "./internal/SessionMetric.ts"
 import type { CallOptions, Stats, ToolList as ListedTools } from "./McpClient.ts"
 import type { PageCapExceeded, ProcessExited, RepeatedCursor } from "./McpError.ts"
 import type { ErrIndexBuilding, UnsupportedProtocolVersion } from "./McpError.ts"
@@ -41,7 +44,9 @@ import type { FeatureOptions } from "./session/Context.ts"
 import * as Features from "./session/Features.ts"
 import * as Logging from "./session/Logging.ts"
 import * as Progress from "./session/Progress.ts"
+import { McpTelemetry } from "./Telemetry.ts"
 import type * as Transport from "./transport/Transport.ts"
+import * as TypedCall from "./TypedCall.ts"
 
 /**
  * What a request can fail with over any transport.
@@ -147,12 +152,8 @@ export interface McpSession extends Features.Features {
   readonly awaitReady: Effect.Effect<ServerSession, InitializeError>
   readonly session: () => Option.Option<ServerSession>
   readonly listTools: (options?: CallOptions) => Effect.Effect<ListedTools, ListToolsError>
-  /** Calls a tool; `onProgress` gets each progress report, all of them before the result. */
-  readonly callTool: (
-    name: string,
-    args?: Readonly<Record<string, unknown>>,
-    options?: FeatureOptions
-  ) => Effect.Effect<CallToolResult, CallToolError>
+  /** Calls a tool; `onProgress` gets each progress report, all of them before the result; `schema` decodes it. */
+  readonly callTool: TypedCall.CallTool<CallToolError>
   /** `callTool` as a stream: each progress report, then the result. */
   readonly callToolStream: (
     name: string,
@@ -228,16 +229,29 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
     let scopeClosed = false
     const terminated = Deferred.makeUnsafe<void>()
 
+    // Read once: untraced (the default), requests go to the pending table directly and no byte is counted.
+    const telemetry = yield* McpTelemetry
+    const bytes = telemetry.enabled ? ByteCounter.make(server, yield* Effect.context<never>()) : undefined
     const pending = PendingTable.make({
       server,
       maxInFlight: config.maxInFlight,
       clock,
-      outlet: {
+      outlet: ByteCounter.outlet(bytes, {
         request: (id, method, text) => sendRequest(id, method, text),
         send: (frame) => transport?.send(frame),
         abandon: (id) => transport?.abandon(id)
-      },
+      }),
       refusal: () => refused ?? transport?.refusal?.()
+    })
+    let established: string | undefined
+    const send = !telemetry.enabled ? pending.request : RequestSpan.traced(pending.request, {
+      server,
+      transport: () => transport?.kind ?? "http",
+      protocolVersion: () => established,
+      sessionId: () => transport?.sessionId?.(),
+      url: config.url,
+      settings: telemetry,
+      clock
     })
 
     const progress = Progress.router(pending, scrub)
@@ -279,13 +293,14 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       }
     }
 
-    const handshake = Handshake.run(pending.request, {
+    const handshake = Handshake.run(send, {
       server,
       clientInfo: config.clientInfo,
       capabilities: config.capabilities,
       timeoutMs: config.initializeTimeoutMs
     }, (session) => {
       transport?.established(session.protocolVersion)
+      established = session.protocolVersion
       transport?.send({
         _tag: "Notification",
         method: "notifications/initialized",
@@ -313,7 +328,7 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
     )
 
     const receiver: Transport.Receiver = {
-      message: dispatch,
+      message: ByteCounter.receiving(bytes, dispatch),
       failRequest: (id, error) => {
         if (error._tag === "MessageTooLarge") oversize++
         pending.settle(id, Exit.fail(Scrub.failure(scrub, error)))
@@ -338,6 +353,19 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
     transport = live
     const write = live.write
     if (write !== undefined) sendRequest = (_id, _method, text) => write(text)
+    if (telemetry.enabled) {
+      yield* Scope.addFinalizer(
+        scope,
+        SessionMetric.record(clock, clock.currentTimeMillisUnsafe(), () => ({
+          transport: live.kind,
+          protocolVersion: established,
+          // Ended in an error: a failed handshake, or the process gone (`ProcessExited`); not a close.
+          errorType: state._tag === "Failed" || state._tag === "Closed" && state.error._tag !== "ClientClosed"
+            ? state.error._tag
+            : undefined
+        }))
+      )
+    }
 
     /**
      * Signal (no new request, nothing left waiting, readiness settled, `awaitTerminated` done), then end the
@@ -391,7 +419,8 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       server,
       requestTimeoutMs: config.requestTimeoutMs,
       maxPages: config.maxPages,
-      pending,
+      // Traced, the calls go through the request spans; untraced, straight to the pending table.
+      pending: send === pending.request ? pending : { ...pending, request: send },
       readiness: () => state,
       refusal: () => live.refusal?.(),
       scrub
@@ -436,7 +465,7 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       }),
       session: () => Option.fromUndefinedOr(current()),
       listTools: calls.listTools,
-      callTool: calls.callTool,
+      callTool: TypedCall.withSchema(server, calls.callTool),
       callToolStream: (name, args, options) =>
         Features.callToolStream((withProgress) => calls.callTool(name, args, withProgress), options),
       ping: (options) => Effect.asVoid(request("ping", undefined, options)),

@@ -26,6 +26,10 @@ export * as Transport from "./transport/Transport.ts"
 /** @since 0.1.0 */
 export * as Tool from "./Tool.ts"
 /** @since 0.3.0 */
+export * as TypedCall from "./TypedCall.ts"
+/** @since 0.3.0 */
+export * as Telemetry from "./Telemetry.ts"
+/** @since 0.3.0 */
 export * as ProtocolFeatures from "./ProtocolFeatures.ts"
 /** @since 0.3.0 */
 export * as Features from "./session/Features.ts"

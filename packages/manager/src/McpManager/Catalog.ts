@@ -8,7 +8,10 @@
  */
 import type { ProtocolFeatures } from "@mcp-fleet/transport"
 import { Capabilities } from "@mcp-fleet/transport"
-import { Effect, Option, Queue, Stream } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Queue from "effect/Queue"
+import * as Stream from "effect/Stream"
 import type { ServerHealth } from "../ServerHealth.ts"
 import * as ServerState from "../ServerState.ts"
 import type { Conn } from "./Record.ts"

@@ -11,14 +11,23 @@
  *
  * @internal
  */
-import { Clock, Deferred, Effect, Exit, Fiber, PubSub, Queue, Stream } from "effect"
-import type { Cause, Scope } from "effect"
+import type * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as PubSub from "effect/PubSub"
+import * as Queue from "effect/Queue"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
 import type { ServerConfig, StateChange, ToolsChange } from "../ManagerOptions.ts"
 import type { ServerHealth } from "../ServerHealth.ts"
 import * as ServerState from "../ServerState.ts"
 import * as ServerTransition from "../ServerTransition.ts"
 import { describeExit } from "./Failure.ts"
 import { fingerprint } from "./Fingerprint.ts"
+import type * as Metrics from "./Metrics.ts"
 import type { Resolved } from "./Options.ts"
 import type { Conn, ServerRecord } from "./Record.ts"
 import { toHealth } from "./Record.ts"
@@ -66,7 +75,8 @@ export interface Ledger {
 /** @internal */
 export const make = Effect.fnUntraced(function*(
   options: Resolved,
-  servers: ReadonlyArray<readonly [string, ServerConfig]>
+  servers: ReadonlyArray<readonly [string, ServerConfig]>,
+  metrics?: Metrics.Observer
 ): Effect.fn.Return<Ledger, never, Scope.Scope> {
   const clock = yield* Clock.Clock
   const now = () => clock.currentTimeMillisUnsafe()
@@ -89,6 +99,7 @@ export const make = Effect.fnUntraced(function*(
     since: now()
   })
   for (const [name, config] of servers) records.set(name, fresh(name, config))
+  metrics?.count(records)
 
   const healthOf = (record: ServerRecord) => toHealth(record, options.maxAttempts, now())
 
@@ -104,6 +115,9 @@ export const make = Effect.fnUntraced(function*(
     const to = record.state._tag === "Removed" ? "removed" : ServerState.kindOf(record.state)
     if (from !== to) {
       const change: StateChange = { server: record.name, from, to, health: healthOf(to === "removed" ? old : record) }
+      if (metrics !== undefined && (Queue.isFullUnsafe(listenerQueue) || Queue.isFullUnsafe(changesQueue))) {
+        metrics.dropped()
+      }
       Queue.offerUnsafe(listenerQueue, { _tag: "State", change })
       Queue.offerUnsafe(changesQueue, change)
     }
@@ -140,6 +154,7 @@ export const make = Effect.fnUntraced(function*(
     }
     if (state._tag === "Removed") records.delete(name)
     else records.set(name, record)
+    metrics?.transition(old, record, event, records)
     announce(old, record, event)
     return record
   }

@@ -28,6 +28,8 @@ export interface RequestOptions {
   readonly timeoutMs: number
   /** Whether expiry or interruption sends `notifications/cancelled` (never for `initialize`). */
   readonly cancellable: boolean
+  /** Told the request's id once it has one (the tracing layer's `jsonrpc.request.id`); absent when untraced. */
+  readonly onId?: ((id: number) => void) | undefined
   /** Asks for progress: the request's id becomes its `_meta.progressToken`. */
   readonly progress?: ProgressHooks | undefined
 }
@@ -162,6 +164,7 @@ export const make = (config: {
       }
       const id = nextId++
       counts[method] = (counts[method] ?? 0) + 1
+      if (options.onId !== undefined) options.onId(id)
       const progress = options.progress
       const text = JsonRpc.encodeRequest(id, method, progress === undefined ? params : withProgressToken(params, id))
       if (typeof text !== "string") return resume(Exit.fail(new InvalidParams({ server, method, detail: text.error })))

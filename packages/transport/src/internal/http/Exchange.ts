@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import { McpAuth } from "@mcp-fleet/auth"
+import * as McpAuth from "@mcp-fleet/auth/McpAuth"
 import * as Effect from "effect/Effect"
 import type * as HttpClient from "effect/http/HttpClient"
 import type * as HttpClientError from "effect/http/HttpClientError"
