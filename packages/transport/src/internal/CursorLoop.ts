@@ -32,19 +32,25 @@ export const collect = <E, R>(options: {
   readonly page: (raw: unknown) => Exit.Exit<Page, ProtocolError>
   readonly onItems: (items: ReadonlyArray<unknown>) => void
 }): Effect.Effect<number, E | ProtocolError | RepeatedCursor | PageCapExceeded, R> =>
-  Effect.gen(function*() {
+  Effect.suspend(() => {
     const { method, server } = options
     const seen = new Set<string>()
-    let cursor: string | undefined
-    for (let page = 1;; page++) {
-      const decoded = options.page(yield* options.fetch(cursor === undefined ? {} : { cursor }))
-      if (Exit.isFailure(decoded)) return yield* Effect.failCause(decoded.cause)
-      options.onItems(decoded.value.items)
-      const next = decoded.value.nextCursor
-      if (Pagination.endsList(next, options.protocolVersion)) return page
-      if (seen.has(next)) return yield* new RepeatedCursor({ server, method, page })
-      if (page >= options.maxPages) return yield* new PageCapExceeded({ server, method, pages: page })
-      seen.add(next)
-      cursor = next
-    }
+    // A flatMap chain, not `Effect.gen`: each page's raw answer is garbage once its items are handed on, instead of
+    // being held by the generator's frame while the next page is awaited (same-run A/B in BENCHMARKS.md).
+    const step = (
+      cursor: string | undefined,
+      page: number
+    ): Effect.Effect<number, E | ProtocolError | RepeatedCursor | PageCapExceeded, R> =>
+      Effect.flatMap(options.fetch(cursor === undefined ? {} : { cursor }), (raw) => {
+        const decoded = options.page(raw)
+        if (Exit.isFailure(decoded)) return Effect.failCause(decoded.cause)
+        options.onItems(decoded.value.items)
+        const next = decoded.value.nextCursor
+        if (Pagination.endsList(next, options.protocolVersion)) return Effect.succeed(page)
+        if (seen.has(next)) return Effect.fail(new RepeatedCursor({ server, method, page }))
+        if (page >= options.maxPages) return Effect.fail(new PageCapExceeded({ server, method, pages: page }))
+        seen.add(next)
+        return step(next, page + 1)
+      })
+    return step(undefined, 1)
   })
