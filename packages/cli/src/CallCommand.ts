@@ -14,7 +14,7 @@
 import type { ConfigError, McpConfig } from "@mcp-fleet/config"
 import { DidYouMean } from "@mcp-fleet/config"
 import type { ManagerError } from "@mcp-fleet/manager"
-import type { McpError } from "@mcp-fleet/transport"
+import type { McpError, ProtocolFeatures } from "@mcp-fleet/transport"
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
@@ -27,7 +27,8 @@ import type * as Path from "effect/Path"
 import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import type * as Terminal from "effect/Terminal"
 import * as CallOutput from "./CallOutput.ts"
-import type { CliEnvironment } from "./CliEnvironment.ts"
+import * as CallProgress from "./CallProgress.ts"
+import { CliEnvironment } from "./CliEnvironment.ts"
 import type { ServerNotConfigured, ServerNotUsable } from "./CliError.ts"
 import {
   InvalidArguments,
@@ -205,12 +206,21 @@ export const command: Command.Command<
             ...(suggestion === undefined ? {} : { suggestion })
           })
         }
-        const result = yield* manager.call(
-          server,
-          named.tool,
-          toolArgs,
-          Option.isSome(timeout) ? { timeout: timeout.value } : undefined
-        )
+        // On a terminal, the tool's progress reports are drawn as one line, cleared before the result prints.
+        const { terminalStderr } = yield* CliEnvironment
+        const label = `${server}${SEPARATOR}${named.tool}`
+        const draw = terminalStderr
+        let drawn = false
+        const result = yield* manager.call(server, named.tool, toolArgs, {
+          ...(Option.isSome(timeout) ? { timeout: timeout.value } : {}),
+          ...(draw === undefined ? {} : {
+            onProgress: (report: ProtocolFeatures.Progress) =>
+              Effect.sync(() => {
+                drawn = true
+                draw(CallProgress.redraw(CallProgress.line(label, report)))
+              })
+          })
+        }).pipe(Effect.ensuring(Effect.sync(() => drawn && draw?.(CallProgress.clear))))
         if (json) yield* Console.log(JSON.stringify(CallOutput.toJson(server, named.tool, result), null, 2))
         if (result.isError === true) {
           return yield* new ToolReportedError({ server, tool: named.tool, text: CallOutput.renderContent(result) })

@@ -186,3 +186,19 @@ export class DemoFailed extends Schema.TaggedError<DemoFailed>()("DemoFailed", {
     return `The demo failed: ${this.reason}`
   }
 }
+
+/**
+ * `read` without `--output` of a resource whose contents are binary: bytes are not printed on a terminal.
+ *
+ * @since 0.3.0
+ * @category errors
+ */
+export class BinaryResource extends Schema.TaggedError<BinaryResource>()("BinaryResource", {
+  uri: Schema.String
+}) {
+  override get message(): string {
+    return `${
+      JSON.stringify(this.uri)
+    } has binary contents; write them with --output FILE (or print them as base64 with --json).`
+  }
+}

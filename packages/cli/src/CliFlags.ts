@@ -100,3 +100,16 @@ export const verbose: Flag.Flag<boolean> = Flag.Boolean("verbose").pipe(
   Flag.withDescription("Show every server's stderr as it is written, each line prefixed [server], on stderr."),
   Flag.withDefault(false)
 )
+
+/**
+ * `--server S` / `-s S`: only this server.
+ *
+ * @since 0.3.0
+ * @category flags
+ */
+export const server: Flag.Flag<Option.Option<string>> = Flag.String("server").pipe(
+  Flag.withAlias("s"),
+  Flag.withMetavar("NAME"),
+  Flag.withDescription("Only this server (only it is started); fails if it does not become ready."),
+  Flag.optional
+)

@@ -22,6 +22,8 @@ import * as CliLogger from "./CliLogger.ts"
 import * as CliPresenter from "./CliPresenter.ts"
 import * as DemoCommand from "./DemoCommand.ts"
 import * as ExitCode from "./ExitCode.ts"
+import * as PromptsCommand from "./PromptsCommand.ts"
+import * as ResourcesCommand from "./ResourcesCommand.ts"
 import * as StatusCommand from "./StatusCommand.ts"
 import * as ToolsCommand from "./ToolsCommand.ts"
 
@@ -43,13 +45,27 @@ export const root: Command.Command<
   "mcp-fleet",
   {},
   {},
-  CallCommand.CallError | ToolsCommand.ToolsError | StatusCommand.StatusError | DemoFailed,
+  | CallCommand.CallError
+  | ToolsCommand.ToolsError
+  | StatusCommand.StatusError
+  | DemoFailed
+  | ResourcesCommand.ResourcesError
+  | PromptsCommand.PromptsError,
   CliEnvironment | FileSystem.FileSystem | Path.Path | ChildProcessSpawner.ChildProcessSpawner | Terminal.Terminal
 > = Command.make("mcp-fleet").pipe(
   Command.withDescription(
     "Run the MCP servers of an mcpServers config file (Claude Desktop, Cursor, Claude Code, VS Code) with @mcp-fleet/manager: their status ledger, their tools, a tool call, or a narrated demo."
   ),
-  Command.withSubcommands([StatusCommand.command, ToolsCommand.command, CallCommand.command, DemoCommand.command])
+  Command.withSubcommands([
+    StatusCommand.command,
+    ToolsCommand.command,
+    CallCommand.command,
+    DemoCommand.command,
+    ResourcesCommand.list,
+    ResourcesCommand.read,
+    PromptsCommand.list,
+    PromptsCommand.get
+  ])
 )
 
 /**

@@ -13,7 +13,11 @@ import type { McpConfig } from "@mcp-fleet/config"
 import type { ManagerOptions, ServerHealth } from "@mcp-fleet/manager"
 import { McpManager } from "@mcp-fleet/manager"
 import type { ClientHandlers } from "@mcp-fleet/transport"
+import type { ProtocolFeatures } from "@mcp-fleet/transport"
+import * as GlobalFlag from "effect/cli/GlobalFlag"
 import * as Effect from "effect/Effect"
+import type * as LogLevel from "effect/LogLevel"
+import * as Option from "effect/Option"
 import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import * as Advice from "./Advice.ts"
 import { CliEnvironment } from "./CliEnvironment.ts"
@@ -60,6 +64,32 @@ export interface Session {
 }
 
 /**
+ * The RFC 5424 level asked of servers for the CLI's `--log-level`: `all`/`trace`/`debug` → `debug`, `fatal` →
+ * `critical`, `none` → `emergency`.
+ *
+ * @since 0.3.0
+ * @category mapping
+ */
+export const toServerLogLevel = (level: LogLevel.LogLevel): ProtocolFeatures.LoggingLevel => {
+  switch (level) {
+    case "All":
+    case "Trace":
+    case "Debug":
+      return "debug"
+    case "Info":
+      return "info"
+    case "Warn":
+      return "warning"
+    case "Error":
+      return "error"
+    case "Fatal":
+      return "critical"
+    case "None":
+      return "emergency"
+  }
+}
+
+/**
  * The manager's options for a config, with each server's stderr fed to `diagnostics`.
  *
  * @since 0.1.0
@@ -67,8 +97,10 @@ export interface Session {
  */
 export const managerOptions = (
   config: McpConfig.McpConfig,
-  diagnostics: Diagnostics.Diagnostics
+  diagnostics: Diagnostics.Diagnostics,
+  logLevel: Option.Option<LogLevel.LogLevel> = Option.none()
 ): ManagerOptions.ManagerOptions => ({
+  ...(Option.isSome(logLevel) ? { serverLogLevel: toServerLogLevel(logLevel.value) } : {}),
   servers: Object.fromEntries([
     ...config.servers.map((entry) =>
       [entry.name, {
@@ -104,7 +136,9 @@ export const run = <A, E, R>(
     })
     const explain = (h: ServerHealth.ServerHealth, waited: string) =>
       Advice.explain(h, config.servers.find((s) => s.name === h.name), diagnostics.stderrOf(h.name), waited)
-    const options = { ...managerOptions(config, diagnostics), handlers }
+    // `--log-level` (a global flag) is forwarded to the servers that declare `logging`.
+    const logLevel = Option.flatten(yield* Effect.serviceOption(GlobalFlag.LogLevel))
+    const options = { ...managerOptions(config, diagnostics, logLevel), handlers }
     return yield* Effect.scoped(
       Effect.gen(function*() {
         const manager = yield* McpManager.McpManager

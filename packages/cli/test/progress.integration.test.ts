@@ -21,4 +21,17 @@ describe("mcp-fleet: a live progress line on a terminal, none on a pipe", () => 
     expect(piped.stderr).toBe("")
     expect(piped.stdout).toContain("slow: ready · 9 tools")
   })
+
+  it.concurrent("call on a TTY draws the tool's progress reports as one line; on a pipe, none", async (ctx) => {
+    const config = await writeConfig(ctx, { docs: fakeServer({ modes: ["features"] }) })
+    const args = ["call", "docs", "report_progress", "--args", "{\"steps\":3,\"interval\":50}", "--config", config]
+    const drawn = await onTerminal(args)
+    expect(drawn).toContain("\r\u001b[Kdocs__report_progress [#######-------------] 1/3 · step 1 of 3")
+    expect(drawn).toContain("\r\u001b[Kdocs__report_progress [####################] 3/3 · step 3 of 3")
+    expect(drawn).toContain("\"steps\": 3")
+    const piped = await run(ctx, args)
+    expect(piped.code).toBe(0)
+    expect(piped.stderr).toBe("")
+    expect(piped.stdout).toContain("\"steps\": 3")
+  })
 })

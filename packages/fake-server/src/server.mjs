@@ -252,6 +252,7 @@ function main() {
     if (has("annotations")) tools.push(...ANNOTATED_TOOLS)
     if (generation > 0) tools.push(generationTool())
     tools.push(...CONTROL_TOOLS)
+    if (has("features")) tools.push(PROGRESS_TOOL)
     return tools
   }
   // Echo and the control tools can be called in every mode (even empty-list, which lists nothing).
@@ -332,6 +333,9 @@ function main() {
         }
         return callTool(request)
       default:
+        if (has("features") && FEATURES[method] !== undefined) {
+          return FEATURES[method](id, isObject(params) ? params : {})
+        }
         return fail(id, -32601, `Method not found: ${method}`)
     }
   }
@@ -343,7 +347,15 @@ function main() {
     initializeAnswered = true
     answer(id, {
       protocolVersion,
-      capabilities: { tools: { listChanged: true } },
+      capabilities: has("features")
+        ? {
+          tools: { listChanged: true },
+          resources: { subscribe: true, listChanged: true },
+          prompts: { listChanged: true },
+          completions: {},
+          logging: {}
+        }
+        : { tools: { listChanged: true } },
       serverInfo: { name: "fake-mcp-server", version: "1.0.0" },
       instructions: `Fake MCP server for tests (modes: ${modeLabel}). Call "echo" to get your arguments back.${
         has("leak-env") ? ` Environment: ${leakedEnv()}` : ""
@@ -465,6 +477,23 @@ function main() {
         const code = args.code ?? opts["exit-code"]
         return exitWith(code, `exit tool called: exiting with code ${code}`)
       }
+      case "report_progress": {
+        if (!has("features")) return fail(id, -32602, `Unknown tool: ${name}`)
+        const { steps = 3, interval = 100 } = args
+        if (!isCount(steps) || !isCount(interval)) {
+          return answer(id, toolError("steps and interval must be integers >= 0"))
+        }
+        const token = inFlight.get(id)
+        let step = 0
+        const tick = () => {
+          if (!inFlight.has(id)) return
+          if (step === steps) return answer(id, { ...text(`reported ${steps} steps`), structuredContent: { steps } })
+          step += 1
+          if (token !== undefined) progress(token, step, steps)
+          setTimeout(tick, interval)
+        }
+        return setTimeout(tick, interval)
+      }
       case "sleep": {
         if (!isCount(args.ms)) return answer(id, toolError("ms must be an integer >= 0"))
         return answer(id, { ...text(`slept ${args.ms} ms`), structuredContent: { ms: args.ms } }, args.ms)
@@ -484,6 +513,61 @@ function main() {
         return answer(id, text(`${name} called`))
       }
     }
+  }
+
+  // features: resources (text and blob, a template, subscribe → one notifications/resources/updated), prompts,
+  // completion and logging/setLevel (answered with one notifications/message at the level set).
+  const RESOURCES = [
+    { uri: "fake://text", name: "text", mimeType: "text/plain" },
+    { uri: "fake://blob", name: "blob", mimeType: "application/octet-stream" }
+  ]
+  const PROMPTS = [{ name: "greet", description: "Greets someone.", arguments: [{ name: "who", required: true }] }]
+  const FEATURES = {
+    "resources/list": (id) => answer(id, { resources: RESOURCES }),
+    "resources/templates/list": (id) =>
+      answer(id, { resourceTemplates: [{ uriTemplate: "fake://item/{name}", name: "item" }] }),
+    "resources/read": (id, params) => {
+      const uri = params.uri
+      if (uri === "fake://blob") {
+        return answer(id, { contents: [{ uri, mimeType: "application/octet-stream", blob: "AAECAwT/" }] })
+      }
+      if (typeof uri === "string" && (uri === "fake://text" || uri.startsWith("fake://item/"))) {
+        return answer(id, { contents: [{ uri, mimeType: "text/plain", text: `contents of ${uri}` }] })
+      }
+      return fail(id, -32002, `Resource not found: ${uri}`)
+    },
+    "resources/subscribe": (id, params) => {
+      answer(id, {})
+      send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: params.uri } })
+    },
+    "resources/unsubscribe": (id) => answer(id, {}),
+    "prompts/list": (id) => answer(id, { prompts: PROMPTS }),
+    "prompts/get": (id, params) => {
+      if (params.name !== "greet") return fail(id, -32602, `Unknown prompt: ${params.name}`)
+      const who = isObject(params.arguments) ? params.arguments.who : undefined
+      return answer(id, {
+        description: "A greeting",
+        messages: [{ role: "user", content: { type: "text", text: `Hello, ${who ?? "nobody"}!` } }]
+      })
+    },
+    "completion/complete": (id, params) => {
+      const value = isObject(params.argument) && typeof params.argument.value === "string" ? params.argument.value : ""
+      const values = ["alice", "alan", "bob"].filter((v) => v.startsWith(value))
+      return answer(id, { completion: { values, total: values.length, hasMore: false } })
+    },
+    "logging/setLevel": (id, params) => {
+      answer(id, {})
+      send({
+        jsonrpc: "2.0",
+        method: "notifications/message",
+        params: { level: params.level, logger: "fake-mcp-server", data: `log level set to ${params.level}` }
+      })
+    }
+  }
+  const PROGRESS_TOOL = {
+    name: "report_progress",
+    description: "Test control: reports progress `steps` times, one every `interval` ms, then answers.",
+    inputSchema: objectSchema({ steps: { type: "integer", minimum: 0 }, interval: { type: "integer", minimum: 0 } })
   }
 
   // huge-line: the answer to a tools/call is one line of exactly `huge-bytes` bytes (plus "\n"),

@@ -27,7 +27,8 @@ export const modes = /** @type {const} */ ([
   "stderr-flood",
   "huge-line",
   "annotations",
-  "leak-env"
+  "leak-env",
+  "features"
 ])
 
 /**

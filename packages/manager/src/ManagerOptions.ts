@@ -8,7 +8,7 @@
  *
  * @since 0.1.0
  */
-import type { ClientHandlers, McpClientOptions, RemoteClient, Tool } from "@mcp-fleet/transport"
+import type { ClientHandlers, McpClientOptions, ProtocolFeatures, RemoteClient, Tool } from "@mcp-fleet/transport"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as Redacted from "effect/Redacted"
@@ -163,6 +163,11 @@ export interface ManagerOptions {
    * declared in that server's `initialize`. Default: none.
    */
   readonly handlers?: ClientHandlers.ClientHandlers | undefined
+  /**
+   * The least severe log level asked of every server that declares `logging` (`logging/setLevel`), once it is
+   * ready, on each (re)connection. Default: none asked (the server's own default).
+   */
+  readonly serverLogLevel?: ProtocolFeatures.LoggingLevel | undefined
 }
 
 const positiveMillis = (input: Duration.Input | undefined, fallback: number): number => {

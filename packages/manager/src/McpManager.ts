@@ -30,7 +30,7 @@
  *
  * @since 0.1.0
  */
-import type { McpClient, McpError, Protocol, Tool } from "@mcp-fleet/transport"
+import type { Features, McpClient, McpError, Protocol, ProtocolFeatures, Tool } from "@mcp-fleet/transport"
 import { Telemetry, TypedCall } from "@mcp-fleet/transport"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -39,14 +39,16 @@ import * as Layer from "effect/Layer"
 import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import type * as Schema from "effect/Schema"
 import * as Scope from "effect/Scope"
-import type * as Stream from "effect/Stream"
+import * as Stream from "effect/Stream"
 import { DuplicateServer, ServerNotReady, ServerUnavailable, UnknownServer } from "./ManagerError.ts"
 import type { ManagerOptions, ServerConfig, StateChange } from "./ManagerOptions.ts"
+import * as Catalog from "./McpManager/Catalog.ts"
 import * as Ledger from "./McpManager/Ledger.ts"
 import * as Metrics from "./McpManager/Metrics.ts"
 import * as Options from "./McpManager/Options.ts"
 import type { ServerRecord } from "./McpManager/Record.ts"
 import * as Supervisor from "./McpManager/Supervisor.ts"
+import type { ServerPrompt, ServerResource, ServerResourceTemplate } from "./ServerFeatures.ts"
 import type { ServerHealth } from "./ServerHealth.ts"
 import * as ServerState from "./ServerState.ts"
 import { renderStatusLines } from "./StatusText.ts"
@@ -66,6 +68,25 @@ export class McpManager extends Context.Service<McpManager, {
   readonly serverHealth: (name: string) => Effect.Effect<ServerHealth, UnknownServer>
   /** `ServerTool { server, tool }` of every `ready` server. */
   readonly tools: () => ReadonlyArray<Tool.ServerTool>
+  /** `ServerResource { server, resource }` of every `ready` server that offers resources. */
+  readonly resources: () => ReadonlyArray<ServerResource>
+  /** `ServerResourceTemplate { server, template }` of every `ready` server that offers resources. */
+  readonly resourceTemplates: () => ReadonlyArray<ServerResourceTemplate>
+  /** `ServerPrompt { server, prompt }` of every `ready` server that offers prompts. */
+  readonly prompts: () => ReadonlyArray<ServerPrompt>
+  /** Reads a resource on that server and only there (fails at once, typed, as `call` does). */
+  readonly readResource: (
+    server: string,
+    uri: string,
+    options?: Features.FeatureOptions
+  ) => Effect.Effect<ProtocolFeatures.ReadResourceResult, UnknownServer | ServerUnavailable | Features.FeatureError>
+  /** Renders a prompt on that server and only there. */
+  readonly getPrompt: (
+    server: string,
+    name: string,
+    args?: Readonly<Record<string, string>>,
+    options?: Features.FeatureOptions
+  ) => Effect.Effect<ProtocolFeatures.GetPromptResult, UnknownServer | ServerUnavailable | Features.FeatureError>
   /** The status text: exactly `renderStatusLines(health(), maxStatusLines)`. */
   readonly statusLines: () => string
   /**
@@ -89,7 +110,7 @@ export class McpManager extends Context.Service<McpManager, {
       server: string,
       tool: string,
       args?: Readonly<Record<string, unknown>>,
-      options?: McpClient.CallOptions
+      options?: Features.FeatureOptions
     ): Effect.Effect<Protocol.CallToolResult, UnknownServer | ServerUnavailable | McpError.CallToolError>
   }
   /** Waits until the server is `ready`; fails if it settles otherwise. Bounded only by the caller's timeout. */
@@ -135,6 +156,9 @@ export class McpManager extends Context.Service<McpManager, {
  */
 export type Service = McpManager["Service"]
 
+/** A failure that says the server's process is gone. */
+const isExit = (error: { readonly _tag: string }) => error._tag === "ProcessExited"
+
 const unavailable = (h: ServerHealth) =>
   new ServerUnavailable({
     server: h.name,
@@ -165,7 +189,8 @@ export const make = Effect.fnUntraced(function*(
   const telemetry = yield* Telemetry.McpTelemetry
   const metrics = telemetry.enabled ? Metrics.make(yield* Effect.context<never>()) : undefined
   const ledger = yield* Ledger.make(options, Object.entries(input.servers), metrics)
-  const supervisor = yield* Supervisor.make({ ledger, options, scope: connections, spawner, http })
+  const catalog = Catalog.make()
+  const supervisor = yield* Supervisor.make({ ledger, options, scope: connections, spawner, http, catalog })
   yield* Effect.forEach(ledger.names(), supervisor.start, { concurrency: "unbounded", discard: true })
   yield* Effect.addFinalizer(() => Effect.andThen(supervisor.drain("graceful"), ledger.flush))
 
@@ -176,13 +201,41 @@ export const make = Effect.fnUntraced(function*(
         ? Effect.fail(new UnknownServer({ server: name, known: ledger.names() }))
         : Effect.succeed(record)
     })
-  const healthOf = (name: string) => ledger.health().find((h) => h.name === name)!
+  /** Whether `conn` is the current process of a `ready` server: only those count in the aggregates. */
+  const readyConn = (name: string, conn: unknown) => {
+    const record = ledger.get(name)
+    return record !== undefined && record.conn === conn && ServerState.countsTools(ServerState.kindOf(record.state))
+  }
+  const annotated = () => catalog.annotate(ledger.health(), readyConn)
+  const healthOf = (name: string) => annotated().find((h) => h.name === name)!
+
+  /** The live client of `server`, or why there is none (as `call` says it). */
+  const liveClient = (server: string) =>
+    Effect.flatMap(lookup(server), (record) => {
+      const conn = record.conn
+      if (conn === undefined || !ServerState.isLive(record.state)) {
+        return Effect.fail(unavailable(ledger.healthOf(record)))
+      }
+      if (!conn.client.isAlive()) {
+        ledger.exited(server, conn)
+        return Effect.fail(unavailable(healthOf(server)))
+      }
+      return Effect.succeed(conn)
+    })
+  const onClient = <A, E extends { readonly _tag: string }>(
+    server: string,
+    use: (client: McpClient.McpClient) => Effect.Effect<A, E>
+  ) =>
+    Effect.flatMap(liveClient(server), (conn) =>
+      use(conn.client).pipe(
+        Effect.tapError((error) => Effect.sync(() => isExit(error) && ledger.exited(server, conn)))
+      ))
 
   const callUntyped = Effect.fn("McpManager.call")(function*(
     server: string,
     tool: string,
     args?: Readonly<Record<string, unknown>>,
-    callOptions?: McpClient.CallOptions
+    callOptions?: Features.FeatureOptions
   ) {
     if (telemetry.enabled) {
       yield* Effect.annotateCurrentSpan({
@@ -263,13 +316,20 @@ export const make = Effect.fnUntraced(function*(
           ? Effect.fail(unavailable(h))
           : Effect.succeed(record.conn.client)
       }),
-    health: ledger.health,
+    health: annotated,
     serverHealth: (name) => Effect.map(lookup(name), () => healthOf(name)),
     tools: () =>
       ledger.health().flatMap((h) =>
         ServerState.countsTools(h.state) ? h.tools.map((tool) => ({ server: h.name, tool })) : []
       ),
-    statusLines: () => renderStatusLines(ledger.health(), options.maxStatusLines),
+    resources: () => catalog.collect(readyConn, (e) => e.resources).map(([server, resource]) => ({ server, resource })),
+    resourceTemplates: () =>
+      catalog.collect(readyConn, (e) => e.templates).map(([server, template]) => ({ server, template })),
+    prompts: () => catalog.collect(readyConn, (e) => e.prompts).map(([server, prompt]) => ({ server, prompt })),
+    readResource: (server, uri, callOptions) => onClient(server, (client) => client.readResource(uri, callOptions)),
+    getPrompt: (server, name, args, callOptions) =>
+      onClient(server, (client) => client.getPrompt(name, args, callOptions)),
+    statusLines: () => renderStatusLines(annotated(), options.maxStatusLines),
     call,
     waitForReady,
     restart: Effect.fn("McpManager.restart")(function*(name: string) {
@@ -304,7 +364,7 @@ export const make = Effect.fnUntraced(function*(
     }),
     forceClose: supervisor.drain("force"),
     changes: ledger.changes,
-    snapshots: ledger.snapshots
+    snapshots: ledger.snapshots.pipe(Stream.map((all) => catalog.annotate(all, readyConn)))
   }
   return manager
 })

@@ -52,4 +52,8 @@ export interface ServerHealth {
   readonly stderrTail: ReadonlyArray<string>
   /** When the server entered this state (Clock milliseconds). */
   readonly since: number
+  /** How many prompts a ready server offers; absent when it declares no `prompts` (or their listing failed). */
+  readonly prompts?: number | undefined
+  /** How many resources a ready server offers; absent when it declares no `resources` (or their listing failed). */
+  readonly resources?: number | undefined
 }

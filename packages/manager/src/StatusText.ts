@@ -93,6 +93,8 @@ export const formatServerLine = (h: ServerHealth): string => {
       parts.push(
         `${plural(h.tools.length, "tool")} (${h.curatedCount} curated, ${h.tools.length - h.curatedCount} external)`
       )
+      if (h.prompts !== undefined) parts.push(plural(h.prompts, "prompt"))
+      if (h.resources !== undefined) parts.push(plural(h.resources, "resource"))
       if (h.curatedMissing.length > 0) parts.push(`curated but not offered: ${h.curatedMissing.join(", ")}`)
       break
     }

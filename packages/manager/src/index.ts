@@ -20,3 +20,5 @@ export * as StatusText from "./StatusText.ts"
 export * as ServerTransition from "./ServerTransition.ts"
 /** @since 0.3.0 */
 export * as FleetMetrics from "./FleetMetrics.ts"
+/** @since 0.3.0 */
+export * as ServerFeatures from "./ServerFeatures.ts"

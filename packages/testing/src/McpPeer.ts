@@ -35,7 +35,15 @@ export type Message = Record<string, unknown>
  */
 export interface Script {
   /** How to answer initialize: "never", or fields of the result. Default: protocol 2025-11-25. */
-  readonly initialize?: "never" | { readonly protocolVersion?: string; readonly instructions?: string } | undefined
+  readonly initialize?:
+    | "never"
+    | {
+      readonly protocolVersion?: string
+      readonly instructions?: string
+      /** The capabilities the peer declares. Default `{ tools: { listChanged: true } }`. */
+      readonly capabilities?: Readonly<Record<string, unknown>>
+    }
+    | undefined
   /** Answers one request (other than initialize); return `undefined` to leave it unanswered. */
   readonly onRequest?: ((msg: Message, peer: FakeSpawner.Peer) => Effect.Effect<unknown>) | undefined
   /** Keep running after stdin closes (a server that ignores EOF). */
@@ -77,7 +85,7 @@ export const serve =
             id: msg.id,
             result: {
               protocolVersion: init.protocolVersion ?? "2025-11-25",
-              capabilities: { tools: { listChanged: true } },
+              capabilities: init.capabilities ?? { tools: { listChanged: true } },
               serverInfo: { name: "peer", version: "1.0.0" },
               ...(init.instructions !== undefined ? { instructions: init.instructions } : {})
             }

@@ -37,9 +37,19 @@ import type { InvalidUrl } from "./HttpError.ts"
 import * as RemoteAdapter from "./internal/RemoteAdapter.ts"
 import * as StdioConstruction from "./internal/StdioClient.ts"
 import type { McpClientOptions } from "./McpClientOptions.ts"
-import type { CallToolError, InitializeError, ListToolsError, RequestError, SpawnError } from "./McpError.ts"
-import type { ServerNotification, ServerSession } from "./Protocol.ts"
+import type {
+  CallToolError,
+  InitializeError,
+  ListToolsError,
+  NotReady,
+  RequestError,
+  SpawnError,
+  UnsupportedProtocolVersion
+} from "./McpError.ts"
+import type { CallToolResult, ServerNotification, ServerSession } from "./Protocol.ts"
 import type { RemoteOptions } from "./RemoteClient.ts"
+import type * as Features from "./session/Features.ts"
+import type * as Progress from "./session/Progress.ts"
 import type { DiscoveredTool } from "./Tool.ts"
 import type * as Stdio from "./transport/Stdio.ts"
 import type * as Transport from "./transport/Transport.ts"
@@ -102,6 +112,14 @@ export interface Stats {
   /** Requests sent so far, by method (`initialize`, `tools/list`, `tools/call`…). */
   readonly requests: Readonly<Record<string, number>>
   readonly pending: number
+  /** Progress reports handed to a waiting call. */
+  readonly progressDelivered: number
+  /** Progress reports dropped: unknown or finished token, or not a progress report. */
+  readonly progressDropped: number
+  /** Server log entries (`notifications/message`) logged and streamed. */
+  readonly logMessages: number
+  /** Server log entries dropped by the rate limit (or not a log entry). */
+  readonly logMessagesDropped: number
   readonly stderrBytes: number
   /**
    * Which of the client's own fibers have finished. All of them are once `forceClose` or the scope's close has
@@ -123,7 +141,7 @@ export interface Stats {
  * @since 0.1.0
  * @category models
  */
-export interface McpClient {
+export interface McpClient extends Features.Features {
   /** The label used in logs and errors. */
   readonly name: string
   /** The wire: `stdio` (a child process), `http` (Streamable HTTP) or `sse` (legacy HTTP+SSE, also after auto-detection). */
@@ -147,13 +165,24 @@ export interface McpClient {
   readonly listTools: (options?: CallOptions) => Effect.Effect<ToolList, ListToolsError>
   /**
    * Calls a tool. Before the server is ready it fails with `ErrIndexBuilding`. With `{ schema }` the result's
-   * `structuredContent` is decoded with it (see `TypedCall`).
+   * `structuredContent` is decoded with it (see `TypedCall`). `onProgress` gets each progress report (all of them
+   * before the result); `resetTimeoutOnProgress` and `maxTotalTimeout` as in the spec.
    */
   readonly callTool: TypedCall.CallTool<CallToolError>
+  /** `callTool` as a stream: each progress report, then the result (its last element). */
+  readonly callToolStream: (
+    name: string,
+    args?: Readonly<Record<string, unknown>>,
+    options?: Features.FeatureOptions
+  ) => Stream.Stream<Progress.CallEvent<CallToolResult>, CallToolError>
   /** Sends `ping` (allowed before `initialize` has been answered). */
   readonly ping: (options?: CallOptions) => Effect.Effect<void, RequestError>
   /** Sends any request through the same path as every other method, and returns its raw `result`. */
-  readonly request: (method: string, params?: unknown, options?: CallOptions) => Effect.Effect<unknown, RequestError>
+  readonly request: (
+    method: string,
+    params?: unknown,
+    options?: Features.FeatureOptions
+  ) => Effect.Effect<unknown, RequestError | NotReady | UnsupportedProtocolVersion>
   /**
    * Server notifications (list_changed, progress, log messages…): first the latest `notificationReplay` ones
    * the server sent before the stream was run, then every new one. Slow consumers lose the oldest.

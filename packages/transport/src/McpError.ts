@@ -409,3 +409,24 @@ export class StructuredContentInvalid extends Schema.TaggedError<StructuredConte
     }`
   }
 }
+
+/**
+ * The server did not declare the capability a method needs (`resources`, `resources.subscribe`, `prompts`,
+ * `completions`, `logging`), so the request was not sent.
+ *
+ * @since 0.3.0
+ * @category errors
+ */
+export class CapabilityNotSupported extends Schema.TaggedError<CapabilityNotSupported>()("CapabilityNotSupported", {
+  server: Schema.String,
+  method: Schema.String,
+  capability: Schema.String
+}) {
+  /** Permanent: the server declared what it offers at initialize. */
+  get isRetryable(): boolean {
+    return false
+  }
+  override get message(): string {
+    return `MCP server "${this.server}" does not declare the "${this.capability}" capability, so ${this.method} was not sent.`
+  }
+}

@@ -43,9 +43,13 @@ import * as ServerRequest from "./internal/ServerRequest.ts"
 import * as SessionMetric from "./internal/SessionMetric.ts"
 import type { CallOptions, Stats, ToolList as ListedTools } from "./McpClient.ts"
 import type { PageCapExceeded, ProcessExited, RepeatedCursor } from "./McpError.ts"
-import type { ErrIndexBuilding, NotReady, UnsupportedProtocolVersion } from "./McpError.ts"
-import { ClientClosed } from "./McpError.ts"
-import type { ProtocolChoice, ServerNotification, ServerSession } from "./Protocol.ts"
+import type { ErrIndexBuilding, UnsupportedProtocolVersion } from "./McpError.ts"
+import { ClientClosed, NotReady } from "./McpError.ts"
+import type { CallToolResult, ProtocolChoice, ServerNotification, ServerSession } from "./Protocol.ts"
+import type { FeatureOptions } from "./session/Context.ts"
+import * as Features from "./session/Features.ts"
+import * as Logging from "./session/Logging.ts"
+import * as Progress from "./session/Progress.ts"
 import { McpTelemetry } from "./Telemetry.ts"
 import * as ModernHeaders from "./transport/http/ModernHeaders.ts"
 import type * as Transport from "./transport/Transport.ts"
@@ -131,6 +135,8 @@ export interface Config {
   readonly maxInputRounds?: number | undefined
   /** What answers the server's requests; their presence adds to the declared `capabilities`. */
   readonly handlers?: ClientHandlers.ClientHandlers | undefined
+  /** How many `notifications/message` entries become log entries (default `Logging.DEFAULT_RATE_LIMIT`). */
+  readonly logRateLimit?: Logging.RateLimit | undefined
 }
 
 /**
@@ -149,7 +155,7 @@ export interface SessionStats extends Stats {
  * @since 0.2.0
  * @category models
  */
-export interface McpSession {
+export interface McpSession extends Features.Features {
   readonly name: string
   /** The transport in use (after auto-detection: the one detected). */
   readonly transport: Transport.Kind
@@ -167,9 +173,21 @@ export interface McpSession {
   readonly awaitReady: Effect.Effect<ServerSession, InitializeError>
   readonly session: () => Option.Option<ServerSession>
   readonly listTools: (options?: CallOptions) => Effect.Effect<ListedTools, ListToolsError>
+  /** Calls a tool; `onProgress` gets each progress report, all of them before the result; `schema` decodes it. */
   readonly callTool: TypedCall.CallTool<CallToolError>
+  /** `callTool` as a stream: each progress report, then the result. */
+  readonly callToolStream: (
+    name: string,
+    args?: Readonly<Record<string, unknown>>,
+    options?: FeatureOptions
+  ) => Stream.Stream<Progress.CallEvent<CallToolResult>, CallToolError>
   readonly ping: (options?: CallOptions) => Effect.Effect<void, RequestError>
-  readonly request: (method: string, params?: unknown, options?: CallOptions) => Effect.Effect<unknown, RequestError>
+  /** Any request, raw; readiness-gated as every method but `ping` is (`NotReady` before initialize is answered). */
+  readonly request: (
+    method: string,
+    params?: unknown,
+    options?: FeatureOptions
+  ) => Effect.Effect<unknown, RequestError | NotReady | InitializeError>
   readonly notifications: Stream.Stream<ServerNotification>
   readonly awaitTerminated: Effect.Effect<void>
   /** Fails what is pending, ends the transport (bounded) and joins every fiber. Idempotent. */
@@ -261,6 +279,15 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       clock
     })
 
+    const progress = Progress.router(pending, scrub)
+    const serverLog = yield* Logging.make({
+      server,
+      clock,
+      rate: config.logRateLimit ?? Logging.DEFAULT_RATE_LIMIT,
+      scrub,
+      scrubValue: redactor.value
+    })
+
     const publisher = Publisher.make(notifications, config.notificationBuffer)
     const diagnose = (text: string) => Queue.offerUnsafe(logs, ["warning", scrub(text)])
     /** The capabilities declared (the handlers provided add theirs), and what answers a server's requests. */
@@ -270,7 +297,11 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       server,
       pending,
       counters,
-      publish: publisher.publish,
+      publish: (notification) => {
+        if (notification.method === "notifications/progress") progress.route(notification.params)
+        else if (notification.method === "notifications/message") serverLog.route(notification.params)
+        publisher.publish(notification)
+      },
       send: (frame) => transport?.send(frame),
       diagnose,
       note: (text) => Queue.offerUnsafe(logs, ["debug", text]),
@@ -418,6 +449,7 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
         Effect.annotateLogs({ mcpServer: server, ...(live.annotations ?? { transport: live.kind }) })
       )
     )
+    run(serverLog.run)
     run(live.ended.pipe(Effect.flatMap((ended) => Effect.forkIn(shutdown(ended.reason, "close", ended.error), parent))))
     handshakeFiber = run(handshake)
     const roots = config.handlers?.roots
@@ -484,7 +516,18 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
     })
     const { request } = calls
 
+    const features = Features.make({
+      server,
+      maxPages: config.maxPages,
+      scrub,
+      whenReady: (operation, options, use) => calls.whenReady(() => new NotReady({ server, operation }), options, use),
+      request,
+      notifications: Stream.fromPubSub(notifications),
+      logMessages: serverLog.messages
+    })
+
     const session: McpSession = {
+      ...features,
       name: server,
       get transport() {
         return live.kind
@@ -509,8 +552,15 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       session: () => Option.fromUndefinedOr(current()),
       listTools: calls.listTools,
       callTool: TypedCall.withSchema(server, calls.callTool),
+      callToolStream: (name, args, options) =>
+        Features.callToolStream((withProgress) => calls.callTool(name, args, withProgress), options),
       ping: (options) => Effect.asVoid(request("ping", undefined, options)),
-      request,
+      request: (method, params, options) =>
+        calls.whenReady(
+          () => new NotReady({ server, operation: method }),
+          options,
+          () => request(method, params, options)
+        ),
       notifications: Stream.fromPubSub(notifications),
       awaitTerminated: Deferred.await(terminated),
       close: shutdown("close was called"),
@@ -532,7 +582,9 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
           initialize: handshakeFiber === undefined || handshakeFiber.pollUnsafe() !== undefined,
           deadlines: deadlineFiber.pollUnsafe() !== undefined
         },
-        sessionsLost
+        sessionsLost,
+        ...progress.counters,
+        ...serverLog.counters
       })
     }
     return { session, transport: live }

@@ -23,9 +23,9 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import type { CallOptions } from "./McpClient.ts"
 import { StructuredContentInvalid } from "./McpError.ts"
 import type { CallToolResult } from "./Protocol.ts"
+import type { FeatureOptions as CallOptions } from "./session/Context.ts"
 
 /**
  * The options of a typed call: the usual ones plus the Schema of `structuredContent`.

@@ -39,3 +39,15 @@ export * as Sampling from "./Sampling.ts"
 export * as TypedCall from "./TypedCall.ts"
 /** @since 0.3.0 */
 export * as Telemetry from "./Telemetry.ts"
+/** @since 0.3.0 */
+export * as ProtocolFeatures from "./ProtocolFeatures.ts"
+/** @since 0.3.0 */
+export * as Features from "./session/Features.ts"
+/** @since 0.3.0 */
+export * as Resources from "./session/Resources.ts"
+/** @since 0.3.0 */
+export * as Progress from "./session/Progress.ts"
+/** @since 0.3.0 */
+export * as Logging from "./session/Logging.ts"
+/** @since 0.3.0 */
+export * as Capabilities from "./session/Capabilities.ts"

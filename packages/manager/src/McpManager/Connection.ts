@@ -18,6 +18,7 @@ import * as Redacted from "effect/Redacted"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type { ServerConfig } from "../ManagerOptions.ts"
+import type { Catalog } from "./Catalog.ts"
 import * as Discovery from "./Discovery.ts"
 import type { Ledger } from "./Ledger.ts"
 import type { Resolved } from "./Options.ts"
@@ -38,6 +39,8 @@ export interface Env {
   readonly spawner: Context.Context<ChildProcessSpawner.ChildProcessSpawner>
   /** The app's HTTP client, if it provided one: remote servers need it. */
   readonly http: Option.Option<HttpClient.HttpClient>
+  /** Resources, templates and prompts of each connection. */
+  readonly catalog: Catalog
 }
 
 /** Why a remote server cannot start: the app gave the manager no `HttpClient`. */
@@ -121,6 +124,7 @@ export const apply = (env: Env, name: string, conn: Conn, outcome: Discovery.Out
  */
 export const serve = Effect.fnUntraced(function*(env: Env, name: string, conn: Conn, discoverFirst: boolean) {
   const { client } = conn
+  yield* env.catalog.watch(name, conn, env.options.startupTimeoutMs, env.options.serverLogLevel)
   const refresh = yield* Queue.sliding<void>(1)
   // Notifications are read on their own fiber, never on the transport's reader.
   yield* client.notifications.pipe(

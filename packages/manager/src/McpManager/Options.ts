@@ -3,7 +3,7 @@
  *
  * @internal
  */
-import type { ClientHandlers } from "@mcp-fleet/transport"
+import type { ClientHandlers, ProtocolFeatures } from "@mcp-fleet/transport"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -25,6 +25,7 @@ export interface Resolved {
   readonly onToolsChanged: ((change: ToolsChange) => Effect.Effect<void>) | undefined
   /** The fleet-wide handlers (a server's own `client.handlers` override them one by one). */
   readonly handlers: ClientHandlers.ClientHandlers
+  readonly serverLogLevel: ProtocolFeatures.LoggingLevel | undefined
 }
 
 const millis = (input: Duration.Input | undefined, fallback: number): number => {
@@ -69,7 +70,8 @@ export const resolve = Effect.fnUntraced(function*(options: ManagerOptions) {
       : 1024,
     onStateChange: options.onStateChange,
     onToolsChanged: options.onToolsChanged,
-    handlers: options.handlers ?? {}
+    handlers: options.handlers ?? {},
+    serverLogLevel: options.serverLogLevel
   }
   return resolved
 })

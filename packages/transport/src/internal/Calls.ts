@@ -18,6 +18,8 @@ import * as Options from "../McpClientOptions.ts"
 import { ErrIndexBuilding, NotReady, ProtocolError, RequestTimeout } from "../McpError.ts"
 import type { CallToolError, InitializeError, ListToolsError, Readiness, RequestError } from "../McpSession.ts"
 import type { CallToolResult, ServerSession } from "../Protocol.ts"
+import type { FeatureOptions } from "../session/Context.ts"
+import * as Progress from "../session/Progress.ts"
 import type { DiscoveredTool } from "../Tool.ts"
 import * as CursorLoop from "./CursorLoop.ts"
 import type { PendingTable } from "./PendingTable.ts"
@@ -50,11 +52,22 @@ export interface Context {
 
 /** The calls of one session. */
 export interface Calls {
-  readonly request: (method: string, params?: unknown, options?: CallOptions) => Effect.Effect<unknown, RequestError>
+  /** One request, ungated; with progress options, its reports go to `onProgress` before its answer. */
+  readonly request: (
+    method: string,
+    params?: unknown,
+    options?: FeatureOptions
+  ) => Effect.Effect<unknown, RequestError>
+  /** The readiness gate (see the module's note). */
+  readonly whenReady: <A, E, E2>(
+    starting: () => E,
+    options: CallOptions | undefined,
+    use: (session: ServerSession) => Effect.Effect<A, E2>
+  ) => Effect.Effect<A, E | E2 | InitializeError>
   readonly callTool: (
     name: string,
     args?: Readonly<Record<string, unknown>>,
-    options?: CallOptions
+    options?: FeatureOptions
   ) => Effect.Effect<CallToolResult, CallToolError>
   readonly listTools: (options?: CallOptions) => Effect.Effect<ListedTools, ListToolsError>
 }
@@ -68,10 +81,11 @@ export const make = (context: Context): Calls => {
       ? context.requestTimeoutMs
       : Math.min(Options.requestTimeoutMillis(options.timeout), context.requestTimeoutMs)
 
-  const request = (method: string, params?: unknown, options?: CallOptions) => {
-    const settings = { timeoutMs: timeoutOf(options), cancellable: true }
-    return context.route?.(method, params, settings) ?? pending.request(method, params, settings)
-  }
+  const request = (method: string, params?: unknown, options?: FeatureOptions) =>
+    Progress.run(options, (hooks) => {
+      const settings = { timeoutMs: timeoutOf(options), cancellable: true, progress: hooks }
+      return context.route?.(method, params, settings) ?? pending.request(method, params, settings)
+    })
 
   /** Runs `use` with the session once ready; `starting` says why not while the first handshake runs. */
   const whenReady = <A, E, E2>(
@@ -116,7 +130,7 @@ export const make = (context: Context): Calls => {
       (error) => new ProtocolError({ server, method: error.method, detail: scrub(error.detail) })
     )
 
-  const callTool = (name: string, args?: Readonly<Record<string, unknown>>, options?: CallOptions) =>
+  const callTool = (name: string, args?: Readonly<Record<string, unknown>>, options?: FeatureOptions) =>
     whenReady(
       () => new ErrIndexBuilding({ server, tool: name }),
       options,
@@ -146,5 +160,5 @@ export const make = (context: Context): Calls => {
         })
     ).pipe(Effect.withSpan("McpSession.listTools"))
 
-  return { request, callTool, listTools }
+  return { request, whenReady, callTool, listTools }
 }

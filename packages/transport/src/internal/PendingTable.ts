@@ -15,6 +15,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import type { RequestError } from "../McpError.ts"
 import { InvalidParams, RequestTimeout, TooManyInFlight } from "../McpError.ts"
+import type { Progress } from "../ProtocolFeatures.ts"
 import type { Frame } from "../transport/Transport.ts"
 import * as JsonRpc from "./JsonRpc.ts"
 
@@ -31,6 +32,18 @@ export interface RequestOptions {
   readonly onId?: ((id: number) => void) | undefined
   /** HTTP headers of this request (the modern era's `Mcp-Method`…); ignored off HTTP. */
   readonly headers?: Readonly<Record<string, string>> | undefined
+  /** Asks for progress: the request's id becomes its `_meta.progressToken`. */
+  readonly progress?: ProgressHooks | undefined
+}
+
+/** What a request that asked for progress does with each report. */
+export interface ProgressHooks {
+  /** Called synchronously with each report's params, in wire order, before the answer settles the request. */
+  readonly onProgress: (report: Progress) => void
+  /** Each report moves the deadline to `timeoutMs` from now (never past `maxTotalTimeoutMs` from the start). */
+  readonly resetTimeoutOnProgress: boolean
+  /** The hard bound from the start, whatever progress comes (`Infinity`: none). */
+  readonly maxTotalTimeoutMs: number
 }
 
 /** One waiting request. */
@@ -39,9 +52,13 @@ export interface Entry {
   readonly method: string
   /** Resumes the suspended caller; called exactly once, by whoever removes the entry. */
   readonly resume: (outcome: Exit.Exit<unknown, RequestError>) => void
-  readonly deadline: number
+  /** When it expires; moved by progress when `progress.resetTimeoutOnProgress`. */
+  deadline: number
   readonly timeoutMs: number
   readonly cancellable: boolean
+  readonly progress: ProgressHooks | undefined
+  /** The bound no progress moves (`Infinity`: none). */
+  readonly hardDeadline: number
 }
 
 /** Where the table sends frames, and what it asks of the transport. */
@@ -65,6 +82,11 @@ export interface PendingTable {
   readonly get: (id: JsonRpc.Id) => Entry | undefined
   /** Removes the entry for `id` and resumes it with `exit`; `false` when nothing waited for `id`. */
   readonly settle: (id: JsonRpc.Id, exit: Exit.Exit<unknown, RequestError>) => boolean
+  /**
+   * Hands a `notifications/progress` report to the request whose token is `token`; `false` when no waiting request
+   * asked for progress under that token (unknown, or already answered).
+   */
+  readonly progress: (token: string | number, report: Progress) => boolean
   /** Fails every waiting request with `error(entry)` (no cancellation is sent: the peer is gone or forgot them). */
   readonly failAll: (error: (entry: Entry) => RequestError) => void
   readonly size: () => number
@@ -72,6 +94,13 @@ export interface PendingTable {
   readonly counts: Record<string, number>
   /** The deadline fiber's body, forked by the owner. */
   readonly runDeadlines: Effect.Effect<never>
+}
+
+/** `params` with `_meta.progressToken` set to `token` (other `_meta` keys kept). */
+const withProgressToken = (params: unknown, token: number): unknown => {
+  const base: object = typeof params === "object" && params !== null && !Array.isArray(params) ? params : {}
+  const meta = "_meta" in base && typeof base._meta === "object" && base._meta !== null ? base._meta : {}
+  return { ...base, _meta: { ...meta, progressToken: token } }
 }
 
 /** Builds an empty table. Nothing runs until the owner forks `runDeadlines`. */
@@ -110,8 +139,12 @@ export const make = (config: {
 
   const expire = (entry: Entry) => {
     pending.delete(entry.id)
-    entry.resume(Exit.fail(new RequestTimeout({ server, method: entry.method, timeoutMs: entry.timeoutMs })))
-    cancel(entry, `no answer within ${entry.timeoutMs} ms`)
+    // Which bound ran out: the hard one (`maxTotalTimeout`), or the per-request one (reset by progress, maybe).
+    const timeoutMs = entry.deadline === entry.hardDeadline && entry.progress !== undefined
+      ? entry.progress.maxTotalTimeoutMs
+      : entry.timeoutMs
+    entry.resume(Exit.fail(new RequestTimeout({ server, method: entry.method, timeoutMs })))
+    cancel(entry, `no answer within ${timeoutMs} ms`)
   }
 
   const runDeadlines: Effect.Effect<never> = Effect.suspend(() => {
@@ -139,16 +172,21 @@ export const make = (config: {
       const id = nextId++
       counts[method] = (counts[method] ?? 0) + 1
       if (options.onId !== undefined) options.onId(id)
-      const text = JsonRpc.encodeRequest(id, method, params)
+      const progress = options.progress
+      const text = JsonRpc.encodeRequest(id, method, progress === undefined ? params : withProgressToken(params, id))
       if (typeof text !== "string") return resume(Exit.fail(new InvalidParams({ server, method, detail: text.error })))
-      const deadline = options.timeoutMs === Infinity ? Infinity : clock.currentTimeMillisUnsafe() + options.timeoutMs
+      const now = options.timeoutMs === Infinity && progress === undefined ? 0 : clock.currentTimeMillisUnsafe()
+      const hardDeadline = progress === undefined ? Infinity : now + progress.maxTotalTimeoutMs
+      const deadline = Math.min(options.timeoutMs === Infinity ? Infinity : now + options.timeoutMs, hardDeadline)
       const entry: Entry = {
         id,
         method,
         resume,
         deadline,
         timeoutMs: options.timeoutMs,
-        cancellable: options.cancellable
+        cancellable: options.cancellable,
+        progress,
+        hardDeadline
       }
       pending.set(id, entry)
       if (deadline !== Infinity) schedule(deadline)
@@ -172,6 +210,17 @@ export const make = (config: {
       if (entry === undefined) return false
       pending.delete(entry.id)
       entry.resume(exit)
+      return true
+    },
+    progress: (token, report) => {
+      const entry = typeof token === "number" ? pending.get(token) : undefined
+      const hooks = entry?.progress
+      if (entry === undefined || hooks === undefined) return false
+      hooks.onProgress(report)
+      if (hooks.resetTimeoutOnProgress && entry.timeoutMs !== Infinity) {
+        // Later only: the deadline fiber wakes at the earlier time it already sleeps until, and re-reads it.
+        entry.deadline = Math.min(clock.currentTimeMillisUnsafe() + entry.timeoutMs, entry.hardDeadline)
+      }
       return true
     },
     failAll: (error) => {

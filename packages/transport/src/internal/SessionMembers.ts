@@ -4,9 +4,12 @@
  * @internal
  */
 import type * as McpSession from "../McpSession.ts"
+import * as Features from "../session/Features.ts"
 
 /** The session's own members of an `McpClient`. */
 export const sharedMembers = (session: McpSession.McpSession) => ({
+  ...Features.pick(session),
+  callToolStream: session.callToolStream,
   name: session.name,
   isAlive: session.isAlive,
   isReady: session.isReady,

@@ -66,6 +66,10 @@ export const make = (
           handlers: shared.handlers,
           requests: shared.requests,
           pending: shared.pending,
+          progressDelivered: shared.progressDelivered,
+          progressDropped: shared.progressDropped,
+          logMessages: shared.logMessages,
+          logMessagesDropped: shared.logMessagesDropped,
           stderrBytes: own.stderrBytes,
           fibersDone: {
             ...own.fibersDone,

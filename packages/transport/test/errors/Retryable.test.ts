@@ -42,6 +42,7 @@ const permanent: ReadonlyArray<{ readonly isRetryable: boolean; readonly _tag: s
   new McpError.UnsupportedProtocolVersion({ server, answered: "1999-01-01", supported: ["2025-11-25"] }),
   new McpError.InvalidParams({ server, method, detail: "cycle" }),
   new McpError.StructuredContentInvalid({ server, tool: "t", detail: "bad" }),
+  new McpError.CapabilityNotSupported({ server, method: "prompts/list", capability: "prompts" }),
   new HttpError.HttpStatusError({ server, method, status: 400, detail: "" }),
   new HttpError.HttpStatusError({ server, method, status: 401, detail: "", wwwAuthenticate: "Bearer" }),
   new HttpError.HttpStatusError({ server, method, status: 403, detail: "" }),

@@ -1,0 +1,105 @@
+/**
+ * What the feature modules (`Resources`, `Prompts`, `Completion`, `Features`) need of a session: its readiness
+ * gate, its request path and its inbound streams. `McpSession` builds one; the modules never see the transport.
+ *
+ * @since 0.3.0
+ */
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Schema from "effect/Schema"
+import type * as Stream from "effect/Stream"
+import { schemaDetail } from "../internal/SchemaDetail.ts"
+import type {
+  CapabilityNotSupported,
+  InitializeError,
+  NotReady,
+  PageCapExceeded,
+  RepeatedCursor,
+  RequestError
+} from "../McpError.ts"
+import { ProtocolError } from "../McpError.ts"
+import type { ServerNotification, ServerSession } from "../Protocol.ts"
+import type { LoggingMessage } from "../ProtocolFeatures.ts"
+import type { Capability } from "./Capabilities.ts"
+import * as Capabilities from "./Capabilities.ts"
+import type { ProgressOptions } from "./Progress.ts"
+
+/**
+ * Per-call options of every feature method: the call's own deadline, and progress.
+ *
+ * @since 0.3.0
+ * @category options
+ */
+export interface FeatureOptions extends ProgressOptions {
+  /** This call's own deadline; the effective one is the smaller of this and the client's `requestTimeout`. */
+  readonly timeout?: Duration.Input | undefined
+}
+
+/**
+ * What a feature method can fail with: not ready yet (or never), the capability missing, or the request's own error.
+ *
+ * @since 0.3.0
+ * @category errors
+ */
+export type FeatureError = InitializeError | NotReady | CapabilityNotSupported
+
+/**
+ * What a paginated feature list can fail with.
+ *
+ * @since 0.3.0
+ * @category errors
+ */
+export type FeatureListError = FeatureError | PageCapExceeded | RepeatedCursor
+
+/** A session as the feature modules see it. */
+export interface Context {
+  readonly server: string
+  readonly maxPages: number
+  readonly scrub: (text: string) => string
+  /** Runs `use` once the session is ready; `NotReady` for `operation` while the first handshake runs. */
+  readonly whenReady: <A, E>(
+    operation: string,
+    options: FeatureOptions | undefined,
+    use: (session: ServerSession) => Effect.Effect<A, E>
+  ) => Effect.Effect<A, E | NotReady | InitializeError>
+  /** The session's request path (deadline, cancellation, progress). */
+  readonly request: (method: string, params: unknown, options?: FeatureOptions) => Effect.Effect<unknown, RequestError>
+  readonly notifications: Stream.Stream<ServerNotification>
+  readonly logMessages: Stream.Stream<LoggingMessage>
+}
+
+/** Decodes a result with `schema`; a mismatch is a `ProtocolError` of `method` (server text scrubbed). */
+export const decodeWith = <S extends Schema.Top & Schema.ConstraintDecoder<unknown>>(
+  context: Context,
+  method: string,
+  schema: S
+): (raw: unknown) => Effect.Effect<S["Type"], ProtocolError> => {
+  const decode = Schema.decodeUnknownExit(schema)
+  return (raw) => {
+    const decoded = decode(raw)
+    return Exit.isSuccess(decoded)
+      ? Effect.succeed(decoded.value)
+      : Effect.fail(
+        new ProtocolError({ server: context.server, method, detail: context.scrub(schemaDetail(decoded.cause)) })
+      )
+  }
+}
+
+/**
+ * One gated, capability-checked request: ready, `capability` declared, then `method` sent and its answer given to
+ * `then`.
+ */
+export const gated = <A, E>(
+  context: Context,
+  operation: string,
+  method: string,
+  capability: Capability,
+  options: FeatureOptions | undefined,
+  send: (session: ServerSession) => Effect.Effect<A, E>
+): Effect.Effect<A, E | FeatureError> =>
+  context.whenReady(
+    operation,
+    options,
+    (session) => Effect.andThen(Capabilities.require(context.server, session, method, capability), send(session))
+  )
