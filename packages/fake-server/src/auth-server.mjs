@@ -26,6 +26,7 @@ import { createServer } from "node:http"
  * @property {string} [challengeScope] the scope the 401 challenge names
  * @property {string} [requiredScope] a scope the MCP endpoint needs, else 403 insufficient_scope naming it
  * @property {number} [expiresIn] access token lifetime in seconds (default 3600)
+ * @property {boolean} [echoToken] tools/call answers HTTP 500 whose body and WWW-Authenticate echo the bearer token
  * @property {{ clientId: string, clientSecret?: string }} [preRegistered] a client known beforehand
  */
 
@@ -47,6 +48,7 @@ import { createServer } from "node:http"
  * @property {RecordedRequest[]} requests every request, in order
  * @property {(predicate: (r: RecordedRequest) => boolean) => Promise<RecordedRequest>} waitFor resolves at the first matching request
  * @property {(accessToken: string) => void} revoke makes an access token invalid (the endpoint answers 401)
+ * @property {(scope: string | undefined) => void} requireScope from now on tools/call needs this scope (else 403 insufficient_scope)
  * @property {() => Promise<void>} close closes every connection and the listener
  */
 
@@ -120,6 +122,7 @@ export const startAuthServer = (options = {}) =>
 
     let origin = ""
     let issuer = ""
+    let requiredScope = options.requiredScope
     const issuerPath = options.issuerPath ?? ""
     const mcpPath = "/mcp"
 
@@ -308,14 +311,18 @@ export const startAuthServer = (options = {}) =>
       const guarded = rpc === undefined || rpc.method === "tools/call"
       if (
         options.scopeLoop === true ||
-        (guarded && options.requiredScope !== undefined && !scopes.includes(options.requiredScope))
+        (guarded && requiredScope !== undefined && !scopes.includes(requiredScope))
       ) {
-        const wanted = options.requiredScope ?? "more"
+        const wanted = requiredScope ?? "more"
         res.writeHead(403, {
           "www-authenticate":
             `Bearer error="insufficient_scope", scope="${wanted}", resource_metadata="${origin}/.well-known/oauth-protected-resource${mcpPath}"`
         })
         return res.end()
+      }
+      if (options.echoToken === true && rpc?.method === "tools/call") {
+        res.writeHead(500, { "content-type": "text/plain", "www-authenticate": `Bearer error="${header}"` })
+        return res.end(`upstream refused the credentials ${header}`)
       }
       if (rpc !== undefined) return answerRpc(rpc, res)
       sendJson(res, 200, { ok: true, scope: held.scope ?? null })
@@ -368,6 +375,9 @@ export const startAuthServer = (options = {}) =>
           }),
         revoke: (accessToken) => {
           accessTokens.delete(accessToken)
+        },
+        requireScope: (scope) => {
+          requiredScope = scope
         },
         close: () =>
           new Promise((resolveClose) => {

@@ -155,6 +155,11 @@ export interface ManagerOptions {
   readonly onStateChange?: ((change: StateChange) => Effect.Effect<void>) | undefined
   /** Called when a server's tool set really changed, outside the state update, in order. */
   readonly onToolsChanged?: ((change: ToolsChange) => Effect.Effect<void>) | undefined
+  /**
+   * What a server in the `unauthorized` state tells the user to do, as a sentence fragment (the CLI's:
+   * "run `mcp-fleet auth login <name>`"). Default: `authorize it (provide McpAuth with a prompt), then restart it`.
+   */
+  readonly authorizationAdvice?: ((server: string) => string) | undefined
 }
 
 const positiveMillis = (input: Duration.Input | undefined, fallback: number): number => {

@@ -30,6 +30,7 @@
  *
  * @since 0.1.0
  */
+import { McpAuth } from "@mcp-fleet/auth"
 import type { McpClient, McpError, Protocol, Tool } from "@mcp-fleet/transport"
 import { Context, Effect, Layer, Scope } from "effect"
 import type { Stream } from "effect"
@@ -37,6 +38,7 @@ import { HttpClient } from "effect/http"
 import type { ChildProcessSpawner } from "effect/process"
 import { DuplicateServer, ServerNotReady, ServerUnavailable, UnknownServer } from "./ManagerError.ts"
 import type { ManagerOptions, ServerConfig, StateChange } from "./ManagerOptions.ts"
+import * as Connection from "./McpManager/Connection.ts"
 import * as Ledger from "./McpManager/Ledger.ts"
 import * as Options from "./McpManager/Options.ts"
 import type { ServerRecord } from "./McpManager/Record.ts"
@@ -142,8 +144,10 @@ export const make = Effect.fnUntraced(function*(
   const spawner = yield* Effect.context<ChildProcessSpawner.ChildProcessSpawner>()
   // Optional: only remote (`url`) servers need it, and an app of stdio servers need not provide one.
   const http = yield* Effect.serviceOption(HttpClient.HttpClient)
+  // Optional too: OAuth for remote servers that answer 401 (the CLI provides it with its prompt and token store).
+  const auth = yield* Effect.serviceOption(McpAuth.McpAuth)
   const ledger = yield* Ledger.make(options, Object.entries(input.servers))
-  const supervisor = yield* Supervisor.make({ ledger, options, scope: connections, spawner, http })
+  const supervisor = yield* Supervisor.make({ ledger, options, scope: connections, spawner, http, auth })
   yield* Effect.forEach(ledger.names(), supervisor.start, { concurrency: "unbounded", discard: true })
   yield* Effect.addFinalizer(() => Effect.andThen(supervisor.drain("graceful"), ledger.flush))
 
@@ -171,7 +175,8 @@ export const make = Effect.fnUntraced(function*(
       return yield* unavailable(healthOf(server))
     }
     return yield* conn.client.callTool(tool, args, callOptions).pipe(
-      Effect.tapError((error) => Effect.sync(() => error._tag === "ProcessExited" && ledger.exited(server, conn)))
+      Effect.tapError((error) => Effect.sync(() => error._tag === "ProcessExited" && ledger.exited(server, conn))),
+      Effect.tapError((error) => Effect.sync(() => Connection.onCallFailed(ledger, options, server, conn, error)))
     )
   })
 

@@ -18,6 +18,7 @@ export interface Resolved {
   readonly eventCapacity: number
   readonly onStateChange: ((change: StateChange) => Effect.Effect<void>) | undefined
   readonly onToolsChanged: ((change: ToolsChange) => Effect.Effect<void>) | undefined
+  readonly authorizationAdvice: (server: string) => string
 }
 
 const millis = (input: Duration.Input | undefined, fallback: number): number => {
@@ -61,7 +62,9 @@ export const resolve = Effect.fnUntraced(function*(options: ManagerOptions) {
       ? Math.floor(options.eventCapacity)
       : 1024,
     onStateChange: options.onStateChange,
-    onToolsChanged: options.onToolsChanged
+    onToolsChanged: options.onToolsChanged,
+    authorizationAdvice: options.authorizationAdvice ??
+      (() => "authorize it (provide McpAuth with a prompt), then restart it")
   }
   return resolved
 })

@@ -1,0 +1,181 @@
+/**
+ * A remote server behind the fake OAuth authorization server, under the manager (issue 17), over real HTTP on
+ * 127.0.0.1: the whole flow end to end with the headless prompt, and the `unauthorized` state when the user
+ * must authorize (no prompt, a refresh refused mid-session): no crash loop, a typed error, the advice.
+ */
+import { NodeHttpClient, NodeServices } from "@effect/platform-node"
+import { assert, describe, it } from "@effect/vitest"
+import { AuthorizationPrompt, McpAuth, TokenStore } from "@mcp-fleet/auth"
+import { type AuthServer, type AuthServerOptions, startAuthServer } from "@mcp-fleet/fake-server/auth-server"
+import { McpManager } from "@mcp-fleet/manager"
+import { McpClient } from "@mcp-fleet/transport"
+import { Context, Effect, Layer, Option, Stream } from "effect"
+
+const authServer = (options: AuthServerOptions) =>
+  Effect.acquireRelease(
+    Effect.promise(() => startAuthServer(options)),
+    (server) => Effect.promise(() => server.close())
+  )
+
+const REDIRECT = "http://127.0.0.1:8976/callback"
+const advice = (name: string) => `run \`mcp-fleet auth login ${name}\``
+
+/** McpAuth with `prompt`, over `store` (the same store may be shared between a "login" and a manager). */
+const authLayer = (
+  prompt: Layer.Layer<AuthorizationPrompt.AuthorizationPrompt, never, never>,
+  store: TokenStore.Service
+) =>
+  McpAuth.layer({ clientName: "mcp-fleet manager test", redirectUri: REDIRECT }).pipe(
+    Layer.provide([prompt, Layer.succeed(TokenStore.TokenStore, store)]),
+    Layer.provideMerge(NodeHttpClient.layerUndici)
+  )
+const headless = AuthorizationPrompt.layerHeadless.pipe(Layer.provide(NodeHttpClient.layerUndici))
+const nobody = AuthorizationPrompt.layerUnavailable("this host cannot open a browser")
+
+const build = (
+  server: AuthServer,
+  prompt: Layer.Layer<AuthorizationPrompt.AuthorizationPrompt>,
+  store: TokenStore.Service
+) =>
+  Effect.gen(function*() {
+    const layer = McpManager.layer({
+      servers: { linear: { url: server.mcpUrl, transport: "http" } },
+      authorizationAdvice: advice,
+      reconnect: { initialDelay: "1 millis", maxAttempts: 3 }
+    }).pipe(Layer.provide([NodeServices.layer, authLayer(prompt, store)]))
+    return Context.get(yield* Layer.build(layer), McpManager.McpManager)
+  })
+
+/** The bearer token of the latest request to the MCP endpoint that carried one. */
+const currentToken = (server: AuthServer) =>
+  String(
+    server.requests.findLast((r) => r.path === "/mcp" && r.headers["authorization"] !== undefined)?.headers[
+      "authorization"
+    ]
+  ).slice("Bearer ".length)
+
+const rpcMethods = (server: AuthServer) =>
+  server.requests.flatMap((r) => {
+    const method = (r.json as { method?: string } | undefined)?.method
+    if (r.path === "/token") return [`token:${r.form["grant_type"]}`]
+    if (r.path === "/authorize") return [`authorize:${r.query["scope"]}`]
+    return method === undefined || method.startsWith("notifications/") ? [] : [method]
+  })
+
+describe("McpManager with a server behind OAuth", () => {
+  it.live("401 → discovery → authorization → tools listed and called → token refreshed → 403 step-up → retried", () =>
+    Effect.gen(function*() {
+      const server = yield* authServer({ challengeScope: "mcp:read" })
+      const store = yield* TokenStore.makeMemory
+      const manager = yield* build(server, headless, store)
+      const seen: Array<string> = []
+      yield* manager.changes.pipe(
+        Stream.runForEach((c) => Effect.sync(() => seen.push(`${c.from}→${c.to}`))),
+        Effect.forkScoped
+      )
+      const ready = yield* manager.waitForReady("linear")
+      assert.deepStrictEqual(ready.tools.map((t) => t.name), ["whoami"])
+      const first = yield* manager.call("linear", "whoami", {})
+      assert.deepStrictEqual(first.content, [{ type: "text", text: "authorized" }])
+
+      // The access token stops working (expired server-side): the call is answered 401, refreshed, retried once.
+      const stale = currentToken(server)
+      server.revoke(stale)
+      const second = yield* manager.call("linear", "whoami", {})
+      assert.deepStrictEqual(second.content, [{ type: "text", text: "authorized" }])
+      assert.notStrictEqual(currentToken(server), stale)
+
+      // The server now wants more scope for tools/call: 403 insufficient_scope → step-up → the call retried.
+      server.requireScope("mcp:admin")
+      const third = yield* manager.call("linear", "whoami", {})
+      assert.deepStrictEqual(third.content, [{ type: "text", text: "authorized" }])
+
+      assert.deepStrictEqual(rpcMethods(server), [
+        "initialize", // 401
+        "authorize:mcp:read",
+        "token:authorization_code",
+        "initialize",
+        "tools/list",
+        "tools/call",
+        "tools/call", // 401: revoked
+        "token:refresh_token",
+        "tools/call",
+        "tools/call", // 403 insufficient_scope
+        "authorize:mcp:read mcp:admin",
+        "token:authorization_code",
+        "tools/call"
+      ])
+      const discovery = server.requests.map((r) => r.path).filter((p) => p.startsWith("/.well-known/"))
+      assert.includeMembers(discovery, [
+        "/.well-known/oauth-protected-resource/mcp",
+        "/.well-known/oauth-authorization-server"
+      ])
+      assert.strictEqual((yield* manager.serverHealth("linear")).state, "ready")
+      // Never offline, never restarted: the refresh and the step-up happened inside calls.
+      assert.deepStrictEqual(seen, ["starting→ready"])
+      const health = JSON.stringify(manager.health())
+      for (const r of server.requests) {
+        for (
+          const secret of [r.form["code"], r.form["code_verifier"], r.form["refresh_token"], r.form["client_secret"]]
+        ) {
+          if (secret !== undefined) assert.notInclude(health, secret)
+        }
+      }
+    }).pipe(Effect.scoped))
+
+  it.live("no prompt available: the server is unauthorized (not offline, not starting), with the advice; no retries", () =>
+    Effect.gen(function*() {
+      const server = yield* authServer({})
+      const store = yield* TokenStore.makeMemory
+      const manager = yield* build(server, nobody, store)
+      const settled = yield* manager.changes.pipe(
+        Stream.filter((c) => c.server === "linear" && c.to !== "starting"),
+        Stream.runHead
+      )
+      assert.strictEqual(Option.getOrUndefined(settled)?.to, "unauthorized")
+      const health = yield* manager.serverHealth("linear")
+      assert.strictEqual(health.state, "unauthorized")
+      assert.strictEqual(health.attempt, 0)
+      assert.isFalse(health.gaveUp)
+      assert.include(health.lastError, "needs authorization: run `mcp-fleet auth login linear`")
+      assert.include(health.lastError, "this host cannot open a browser")
+      assert.include(
+        manager.statusLines(),
+        "linear: unauthorized · needs authorization: run `mcp-fleet auth login linear`"
+      )
+      const refused = yield* Effect.flip(manager.call("linear", "whoami", {}))
+      assert.strictEqual(refused._tag, "ServerUnavailable")
+      assert.include(refused.message, "needs authorization: run `mcp-fleet auth login linear`")
+      const waited = yield* Effect.flip(manager.waitForReady("linear"))
+      assert.strictEqual(waited._tag === "ServerNotReady" ? waited.state : waited._tag, "unauthorized")
+      // One initialize, never retried on the backoff (a retry would have been due after 1 ms).
+      assert.strictEqual(rpcMethods(server).filter((m) => m === "initialize").length, 1)
+      assert.notInclude(server.requests.map((r) => r.path), "/authorize")
+    }).pipe(Effect.scoped))
+
+  it.live("a refresh refused mid-session with nobody to ask: the call fails typed, the server goes unauthorized", () =>
+    Effect.gen(function*() {
+      const server = yield* authServer({ revokedRefresh: true })
+      const store = yield* TokenStore.makeMemory
+      // `auth login`: authorize once with a prompt, into the store the manager then uses.
+      yield* Effect.scoped(Effect.gen(function*() {
+        const client = yield* McpClient.make({ url: server.mcpUrl, transport: "http" })
+        yield* client.awaitReady
+      })).pipe(Effect.provide(authLayer(headless, store)))
+      const manager = yield* build(server, nobody, store)
+      yield* manager.waitForReady("linear")
+      server.revoke(currentToken(server))
+      const error = yield* Effect.flip(manager.call("linear", "whoami", {}))
+      assert.strictEqual(error._tag, "AuthorizationRequired")
+      assert.include(error.message, "this host cannot open a browser")
+      const health = yield* manager.serverHealth("linear")
+      assert.strictEqual(health.state, "unauthorized")
+      assert.include(health.lastError, "run `mcp-fleet auth login linear`")
+      // The next call fails fast, without another round trip.
+      const before = server.requests.length
+      const again = yield* Effect.flip(manager.call("linear", "whoami", {}))
+      assert.strictEqual(again._tag, "ServerUnavailable")
+      assert.strictEqual(server.requests.length, before)
+      assert.strictEqual(rpcMethods(server).filter((m) => m === "token:refresh_token").length, 1)
+    }).pipe(Effect.scoped))
+})
