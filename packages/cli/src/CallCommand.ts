@@ -16,7 +16,7 @@ import { DidYouMean } from "@mcp-fleet/config"
 import type { ManagerError } from "@mcp-fleet/manager"
 import type { McpError } from "@mcp-fleet/transport"
 import { Console, Effect, FileSystem, Option } from "effect"
-import type { Duration } from "effect"
+import type { Duration, Path } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import type { ChildProcessSpawner } from "effect/process"
 import * as CallOutput from "./CallOutput.ts"
@@ -136,7 +136,7 @@ export const command: Command.Command<
   Input,
   {},
   CallError,
-  CliEnvironment | FileSystem.FileSystem | ChildProcessSpawner.ChildProcessSpawner
+  CliEnvironment | FileSystem.FileSystem | Path.Path | ChildProcessSpawner.ChildProcessSpawner
 > = Command.make(
   "call",
   {

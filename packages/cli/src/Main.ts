@@ -9,6 +9,7 @@ import type { FileSystem, Path, Terminal } from "effect"
 import { Effect, Layer, Logger } from "effect"
 import { CliConfig, Command, GlobalFlag } from "effect/cli"
 import type { ChildProcessSpawner } from "effect/process"
+import * as AuthCommand from "./AuthCommand.ts"
 import * as CallCommand from "./CallCommand.ts"
 import { CliEnvironment } from "./CliEnvironment.ts"
 import type { DemoFailed } from "./CliError.ts"
@@ -37,13 +38,19 @@ export const root: Command.Command<
   "mcp-fleet",
   {},
   {},
-  CallCommand.CallError | ToolsCommand.ToolsError | StatusCommand.StatusError | DemoFailed,
+  CallCommand.CallError | ToolsCommand.ToolsError | StatusCommand.StatusError | DemoFailed | AuthCommand.AuthError,
   CliEnvironment | FileSystem.FileSystem | Path.Path | ChildProcessSpawner.ChildProcessSpawner | Terminal.Terminal
 > = Command.make("mcp-fleet").pipe(
   Command.withDescription(
     "Run the MCP servers of an mcpServers config file (Claude Desktop, Cursor, Claude Code, VS Code) with @mcp-fleet/manager: their status ledger, their tools, a tool call, or a narrated demo."
   ),
-  Command.withSubcommands([StatusCommand.command, ToolsCommand.command, CallCommand.command, DemoCommand.command])
+  Command.withSubcommands([
+    StatusCommand.command,
+    ToolsCommand.command,
+    CallCommand.command,
+    DemoCommand.command,
+    AuthCommand.command
+  ])
 )
 
 /**

@@ -12,9 +12,11 @@
 import type { McpConfig } from "@mcp-fleet/config"
 import type { ManagerOptions, ServerHealth } from "@mcp-fleet/manager"
 import { McpManager } from "@mcp-fleet/manager"
+import type { FileSystem, Path } from "effect"
 import { Effect } from "effect"
 import type { ChildProcessSpawner } from "effect/process"
 import * as Advice from "./Advice.ts"
+import * as CliAuth from "./CliAuth.ts"
 import { CliEnvironment } from "./CliEnvironment.ts"
 import { ServerNotUsable } from "./CliError.ts"
 import * as Diagnostics from "./Diagnostics.ts"
@@ -78,7 +80,8 @@ export const managerOptions = (
     // A remote server has no stderr to feed.
     ...config.remote.map((entry) => [entry.name, FleetConfig.toRemoteServerConfig(entry)] as const)
   ]),
-  reconnect: RECONNECT
+  reconnect: RECONNECT,
+  authorizationAdvice: CliAuth.advice
 })
 
 /**
@@ -92,7 +95,11 @@ export const run = <A, E, R>(
   config: McpConfig.McpConfig,
   verbose: boolean,
   use: (session: Session) => Effect.Effect<A, E, R>
-): Effect.Effect<A, E, R | CliEnvironment | ChildProcessSpawner.ChildProcessSpawner> =>
+): Effect.Effect<
+  A,
+  E,
+  R | CliEnvironment | ChildProcessSpawner.ChildProcessSpawner | FileSystem.FileSystem | Path.Path
+> =>
   Effect.gen(function*() {
     const { terminalStderr } = yield* CliEnvironment
     const diagnostics = Diagnostics.make({

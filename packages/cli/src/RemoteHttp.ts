@@ -5,14 +5,18 @@
  * @since 0.2.0
  */
 import type { ManagerOptions } from "@mcp-fleet/manager"
+import type { FileSystem, Path } from "effect"
 import { Effect, Layer } from "effect"
+import * as CliAuth from "./CliAuth.ts"
+import type { CliEnvironment } from "./CliEnvironment.ts"
 
 const undici = Layer.unwrap(
   Effect.promise(() => import("@effect/platform-node/NodeHttpClient")).pipe(Effect.map((m) => m.layerUndici))
 )
 
 /**
- * Provides `HttpClient` (undici) to `effect` when `options` has a remote server; otherwise `effect` as it is.
+ * Provides `HttpClient` (undici) and the CLI's unattended `McpAuth` (tokens from the config directory, no prompt)
+ * to `effect` when `options` has a remote server; otherwise `effect` as it is.
  *
  * @since 0.2.0
  * @category running
@@ -20,7 +24,7 @@ const undici = Layer.unwrap(
 export const whenRemote = (options: ManagerOptions.ManagerOptions) =>
 <A, E, R>(
   effect: Effect.Effect<A, E, R>
-): Effect.Effect<A, E, R> =>
+): Effect.Effect<A, E, R | CliEnvironment | FileSystem.FileSystem | Path.Path> =>
   Object.values(options.servers).some((server) => server.url !== undefined)
-    ? Effect.provide(effect, undici)
+    ? Effect.provide(effect, CliAuth.unattended.pipe(Layer.provideMerge(undici)))
     : effect

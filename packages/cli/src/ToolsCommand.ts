@@ -12,7 +12,7 @@
  */
 import type { ConfigError } from "@mcp-fleet/config"
 import { Console, Effect, Option } from "effect"
-import type { Duration, FileSystem } from "effect"
+import type { Duration, FileSystem, Path } from "effect"
 import { Command, Flag } from "effect/cli"
 import type { ChildProcessSpawner } from "effect/process"
 import type { CliEnvironment } from "./CliEnvironment.ts"
@@ -78,7 +78,7 @@ export const command: Command.Command<
   Input,
   {},
   ToolsError,
-  CliEnvironment | FileSystem.FileSystem | ChildProcessSpawner.ChildProcessSpawner
+  CliEnvironment | FileSystem.FileSystem | Path.Path | ChildProcessSpawner.ChildProcessSpawner
 > = Command.make(
   "tools",
   {
