@@ -26,6 +26,9 @@ import { createServer } from "node:http"
  * @property {string} [challengeScope] the scope the 401 challenge names
  * @property {string} [requiredScope] a scope the MCP endpoint needs, else 403 insufficient_scope naming it
  * @property {number} [expiresIn] access token lifetime in seconds (default 3600)
+ * @property {boolean} [offlineAccess] AS metadata lists offline_access in scopes_supported
+ * @property {boolean} [insecureTokenEndpoint] AS metadata names a plain-HTTP token endpoint on another host
+ * @property {boolean} [echoGrantError] the token endpoint answers 400 whose error echoes the code or refresh token sent
  * @property {boolean} [echoToken] tools/call answers HTTP 500 whose body and WWW-Authenticate echo the bearer token
  * @property {{ clientId: string, clientSecret?: string }} [preRegistered] a client known beforehand
  */
@@ -141,7 +144,8 @@ export const startAuthServer = (options = {}) =>
     const asDocument = () => ({
       issuer: options.wrongIssuer === true ? "https://wrong-issuer.example" : issuer,
       authorization_endpoint: `${origin}/authorize`,
-      token_endpoint: `${origin}/token`,
+      token_endpoint: options.insecureTokenEndpoint === true ? "http://token.example/token" : `${origin}/token`,
+      ...(options.offlineAccess === true ? { scopes_supported: ["mcp:read", "offline_access"] } : {}),
       ...(options.noRegistration === true ? {} : { registration_endpoint: `${origin}/register` }),
       response_types_supported: ["code"],
       grant_types_supported: ["authorization_code", "refresh_token"],
@@ -256,6 +260,9 @@ export const startAuthServer = (options = {}) =>
       if (options.htmlToken === true) {
         res.writeHead(200, { "content-type": "text/html" })
         return res.end("<html><body>Sign in</body></html>")
+      }
+      if (options.echoGrantError === true) {
+        return sendJson(res, 400, { error: `invalid_grant ${r.form["code"] ?? r.form["refresh_token"] ?? ""}` })
       }
       const clientId = authenticate(r)
       if (clientId === undefined) return sendJson(res, 401, { error: "invalid_client" })

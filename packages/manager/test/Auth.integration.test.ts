@@ -9,7 +9,8 @@ import { AuthorizationPrompt, McpAuth, TokenStore } from "@mcp-fleet/auth"
 import { type AuthServer, type AuthServerOptions, startAuthServer } from "@mcp-fleet/fake-server/auth-server"
 import { McpManager } from "@mcp-fleet/manager"
 import { McpClient } from "@mcp-fleet/transport"
-import { Context, Effect, Layer, Option, Stream } from "effect"
+import { Context, type Duration, Effect, Fiber, Layer, Option, Stream } from "effect"
+import { TestClock } from "effect/testing"
 
 const authServer = (options: AuthServerOptions) =>
   Effect.acquireRelease(
@@ -35,11 +36,12 @@ const nobody = AuthorizationPrompt.layerUnavailable("this host cannot open a bro
 const build = (
   server: AuthServer,
   prompt: Layer.Layer<AuthorizationPrompt.AuthorizationPrompt>,
-  store: TokenStore.Service
+  store: TokenStore.Service,
+  requestTimeout: Duration.Input = "30 seconds"
 ) =>
   Effect.gen(function*() {
     const layer = McpManager.layer({
-      servers: { linear: { url: server.mcpUrl, transport: "http" } },
+      servers: { linear: { url: server.mcpUrl, transport: "http", requestTimeout } },
       authorizationAdvice: advice,
       reconnect: { initialDelay: "1 millis", maxAttempts: 3 }
     }).pipe(Layer.provide([NodeServices.layer, authLayer(prompt, store)]))
@@ -178,4 +180,38 @@ describe("McpManager with a server behind OAuth", () => {
       assert.strictEqual(server.requests.length, before)
       assert.strictEqual(rpcMethods(server).filter((m) => m === "token:refresh_token").length, 1)
     }).pipe(Effect.scoped))
+
+  /** A fault, what the user reads, and how many times initialize is sent (the 403 loop: twice more, in one exchange). */
+  const faults: ReadonlyArray<readonly [string, AuthServerOptions, string, number]> = [
+    ["wrong issuer", { wrongIssuer: true }, "No authorization server metadata was found", 1],
+    ["no PKCE advertised", { noPkce: true }, "does not advertise code_challenge_methods_supported", 1],
+    ["a token endpoint answering HTML", { htmlToken: true }, "the response is not JSON (content type text/html)", 1],
+    ["a 403 insufficient_scope loop", { scopeLoop: true }, "still answers HTTP 403 after 2 authorizations", 3],
+    ["a slow token endpoint", { slowToken: true }, "the endpoint gave no answer within 30s", 1]
+  ]
+  for (const [fault, options, reason, initializes] of faults) {
+    it.effect(`${fault}: unauthorized with the advice and the reason, no crash loop`, () =>
+      Effect.gen(function*() {
+        const server = yield* authServer(options)
+        const store = yield* TokenStore.makeMemory
+        // The request deadline is longer than the token endpoint's, so that the clock jump below expires only the latter.
+        const manager = yield* build(server, headless, store, "5 minutes")
+        const settled = yield* manager.changes.pipe(
+          Stream.filter((c) => c.server === "linear" && c.to !== "starting"),
+          Stream.runHead,
+          Effect.forkChild
+        )
+        if (options.slowToken === true) {
+          // The token request is in flight and will never be answered: its 30 s deadline passes.
+          yield* Effect.promise(() => server.waitFor((r) => r.path === "/token"))
+          yield* TestClock.adjust("30 seconds")
+        }
+        assert.strictEqual(Option.getOrUndefined(yield* Fiber.join(settled))?.to, "unauthorized")
+        const health = yield* manager.serverHealth("linear")
+        assert.include(health.lastError, "needs authorization: run `mcp-fleet auth login linear`")
+        assert.include(health.lastError, reason)
+        assert.strictEqual(health.attempt, 0)
+        assert.strictEqual(rpcMethods(server).filter((m) => m === "initialize").length, initializes)
+      }).pipe(Effect.scoped))
+  }
 })
