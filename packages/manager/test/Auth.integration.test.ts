@@ -9,7 +9,7 @@ import { AuthorizationPrompt, McpAuth, TokenStore } from "@mcp-fleet/auth"
 import { type AuthServer, type AuthServerOptions, startAuthServer } from "@mcp-fleet/fake-server/auth-server"
 import { McpManager } from "@mcp-fleet/manager"
 import { McpClient } from "@mcp-fleet/transport"
-import { Context, type Duration, Effect, Fiber, Layer, Option, Stream } from "effect"
+import { Cause, Context, type Duration, Effect, Fiber, Layer, Logger, Option, References, Stream } from "effect"
 import { TestClock } from "effect/testing"
 
 const authServer = (options: AuthServerOptions) =>
@@ -55,6 +55,35 @@ const currentToken = (server: AuthServer) =>
       "authorization"
     ]
   ).slice("Bearer ".length)
+
+/** Every secret that crossed the wire: codes, verifiers, refresh tokens, client secrets (form or Basic), bearers. */
+const secretsOf = (server: AuthServer): ReadonlyArray<string> =>
+  server.requests.flatMap((r) => {
+    const header = String(r.headers["authorization"] ?? "")
+    const basic = header.startsWith("Basic ")
+      ? Buffer.from(header.slice(6), "base64").toString("utf8").split(":").slice(1)
+      : []
+    const bearer = header.startsWith("Bearer ") ? [header.slice(7)] : []
+    return [
+      r.form["code"],
+      r.form["code_verifier"],
+      r.form["refresh_token"],
+      r.form["client_secret"],
+      ...basic,
+      ...bearer
+    ]
+      .filter((x): x is string => x !== undefined && x !== "")
+  })
+
+/** Every log line at debug level and above, with its annotations and cause. */
+const logged: Array<string> = []
+const captureLogs = Layer.mergeAll(
+  Logger.layer([Logger.make((options) => {
+    const annotations = options.fiber.getRef(References.CurrentLogAnnotations)
+    logged.push(`${JSON.stringify(options.message)} ${JSON.stringify(annotations)} ${Cause.pretty(options.cause)}`)
+  })]),
+  Layer.succeed(References.MinimumLogLevel, "Debug")
+)
 
 const rpcMethods = (server: AuthServer) =>
   server.requests.flatMap((r) => {
@@ -115,15 +144,14 @@ describe("McpManager with a server behind OAuth", () => {
       assert.strictEqual((yield* manager.serverHealth("linear")).state, "ready")
       // Never offline, never restarted: the refresh and the step-up happened inside calls.
       assert.deepStrictEqual(seen, ["starting→ready"])
-      const health = JSON.stringify(manager.health())
-      for (const r of server.requests) {
-        for (
-          const secret of [r.form["code"], r.form["code_verifier"], r.form["refresh_token"], r.form["client_secret"]]
-        ) {
-          if (secret !== undefined) assert.notInclude(health, secret)
-        }
-      }
-    }).pipe(Effect.scoped))
+      // Tokens, codes, verifiers and client secrets appear in no health record, status text or log line.
+      const secrets = secretsOf(server)
+      assert.isAtLeast(secrets.length, 10)
+      assert.isTrue(server.requests.some((r) => String(r.headers["authorization"]).startsWith("Basic ")))
+      const rendered = [JSON.stringify(manager.health()), manager.statusLines(), ...logged].join("\n")
+      assert.isAtLeast(logged.length, 1)
+      for (const secret of secrets) assert.notInclude(rendered, secret)
+    }).pipe(Effect.scoped, Effect.provide(captureLogs)))
 
   it.live("no prompt available: the server is unauthorized (not offline, not starting), with the advice; no retries", () =>
     Effect.gen(function*() {
