@@ -103,7 +103,10 @@ export const unattended: Layer.Layer<
  * @category keys
  */
 export const resourceKey = (url: string | Redacted.Redacted<string>): string => {
-  const parsed = new URL(Redacted.isRedacted(url) ? Redacted.value(url) : url)
+  const raw = Redacted.isRedacted(url) ? Redacted.value(url) : url
+  const parsed = URL.parse(raw)
+  // Not a URL: the transport refuses it (InvalidUrl) before any token is used, so no tokens are kept under it.
+  if (parsed === null) return raw
   parsed.username = ""
   parsed.password = ""
   return ProtectedResourceMetadata.canonicalResource(parsed)
