@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config"
 
 export default defineConfig({
   test: {
-    include: ["packages/*/test/**/*.test.ts"],
+    include: ["packages/*/test/**/*.test.ts", "bench/test/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 30_000,
     // The default output, then one plain closing line: `N passed, N failed, N skipped`.

@@ -30,12 +30,13 @@ export interface NodeChildResult {
  */
 export const runNode = (
   args: ReadonlyArray<string>,
-  env: Readonly<Record<string, string>> = {}
+  env: Readonly<Record<string, string>> = {},
+  cwd: string = benchDir
 ): Promise<NodeChildResult> =>
   new Promise((resolve, reject) => {
     const start = performance.now()
     const child = spawn(process.execPath, args, {
-      cwd: benchDir,
+      cwd,
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"]
     })

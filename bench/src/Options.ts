@@ -27,6 +27,8 @@ export interface RunConfig {
   /** Calls made by the heap cell (sampled after forced GC at `heapSamples` evenly spaced points). */
   readonly heapCalls: number
   readonly heapSamples: number
+  /** Scale of the cold cells' timed call counts (1 in the full preset). */
+  readonly coldScale: number
   /** Upper bound for any one client in any one cell, ms: a hung client becomes an error, not a hang. */
   readonly cellTimeoutMs: number
   /** Write every per-round measurement as JSON here, if set. */
@@ -48,6 +50,7 @@ export const presets: Record<"quick" | "full", Omit<RunConfig, "preset" | "clien
     importRepeats: 1,
     heapCalls: 10_000,
     heapSamples: 6,
+    coldScale: 0.25,
     cellTimeoutMs: 60_000
   },
   full: {
@@ -59,6 +62,7 @@ export const presets: Record<"quick" | "full", Omit<RunConfig, "preset" | "clien
     importRepeats: 2,
     heapCalls: 100_000,
     heapSamples: 11,
+    coldScale: 1,
     cellTimeoutMs: 180_000
   }
 }

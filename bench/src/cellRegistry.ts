@@ -5,6 +5,8 @@
  */
 import type { Cell } from "./Cell.ts"
 import { makeCallCell } from "./cells/callCell.ts"
+import { coldCells } from "./cells/coldCells.ts"
+import { fleetCells } from "./cells/fleetCells.ts"
 import { heapCell } from "./cells/heapCell.ts"
 import { importCell } from "./cells/importCell.ts"
 import { lifecycleCell } from "./cells/lifecycleCell.ts"
@@ -13,7 +15,8 @@ import { managerCells } from "./cells/managerCells.ts"
 
 /**
  * The cells: tools/call at concurrency 1 and 64 with 64 B and 64 KiB payloads, the 2,000-tool scan,
- * startup/shutdown, import time, heap, then the (future) manager cells.
+ * startup/shutdown, import time, heap (warm: one long-lived bench process), then the cold cells (a fresh process
+ * per client, cell and round), then the manager cells.
  *
  * @since 0.0.0
  */
@@ -26,5 +29,7 @@ export const cells: ReadonlyArray<Cell> = [
   lifecycleCell,
   importCell,
   heapCell,
+  ...coldCells,
+  ...fleetCells,
   ...managerCells
 ]

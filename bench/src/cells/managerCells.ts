@@ -32,7 +32,12 @@ const heapAfterGc = (): number => {
   return process.memoryUsage().heapUsed
 }
 
-const fleetOf = (count: number, delayInitMs: number): ManagerOptions.ManagerOptions["servers"] => {
+/**
+ * `count` echo servers named `echo-0` … as manager config.
+ *
+ * @since 0.0.0
+ */
+export const fleetOf = (count: number, delayInitMs: number): ManagerOptions.ManagerOptions["servers"] => {
   const launch = echoLaunch({ delayInitMs })
   const servers: Record<string, { command: string; args: ReadonlyArray<string> }> = {}
   for (let i = 0; i < count; i++) servers[`echo-${i}`] = { command: launch.command, args: launch.args }
@@ -40,7 +45,24 @@ const fleetOf = (count: number, delayInitMs: number): ManagerOptions.ManagerOpti
 }
 
 /** Builds the layer in a fresh scope; resolves with the scope, the manager and the build time. */
-const build = async (servers: ManagerOptions.ManagerOptions["servers"]) => {
+/**
+ * A manager built by {@link build}.
+ *
+ * @since 0.0.0
+ */
+export interface Built {
+  readonly scope: Scope.Closeable
+  readonly manager: McpManager.McpManager["Service"]
+  readonly buildMs: number
+  readonly startedAt: number
+}
+
+/**
+ * Builds `McpManager.layer` over `servers` in a fresh scope and times the build.
+ *
+ * @since 0.0.0
+ */
+export const build = async (servers: ManagerOptions.ManagerOptions["servers"]): Promise<Built> => {
   const scope = await Effect.runPromise(Scope.make())
   const layer = McpManager.layer({ servers }).pipe(Layer.provide(NodeServices.layer))
   const t0 = performance.now()
@@ -49,7 +71,12 @@ const build = async (servers: ManagerOptions.ManagerOptions["servers"]) => {
   return { scope, manager: Context.get(context, McpManager.McpManager), buildMs, startedAt: t0 }
 }
 
-const closeTimed = async (scope: Scope.Closeable): Promise<number> => {
+/**
+ * Closes a scope and returns how long that took, ms.
+ *
+ * @since 0.0.0
+ */
+export const closeTimed = async (scope: Scope.Closeable): Promise<number> => {
   const t0 = performance.now()
   await Effect.runPromise(Scope.close(scope, Exit.void))
   return performance.now() - t0

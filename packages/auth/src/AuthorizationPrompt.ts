@@ -5,8 +5,14 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
-import { HttpClient, HttpClientRequest } from "effect/http"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 
 /**
  * What arrived at the redirect URI: the code (secret), `state`, `iss`, or an OAuth `error`.

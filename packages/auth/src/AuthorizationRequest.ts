@@ -5,7 +5,8 @@
  *
  * @since 0.1.0
  */
-import { Effect, type Redacted } from "effect"
+import * as Effect from "effect/Effect"
+import type * as Redacted from "effect/Redacted"
 import { AuthorizationFailed } from "./AuthError.ts"
 import type { Callback } from "./AuthorizationPrompt.ts"
 import type { AuthorizationServerMetadata } from "./AuthorizationServerMetadata.ts"

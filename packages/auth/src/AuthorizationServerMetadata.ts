@@ -6,8 +6,10 @@
  *
  * @since 0.1.0
  */
-import { Effect, Option, Schema } from "effect"
-import type { HttpClient } from "effect/http"
+import * as Effect from "effect/Effect"
+import type * as HttpClient from "effect/http/HttpClient"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { DiscoveryFailed } from "./AuthError.ts"
 import { fetchDocument } from "./internal/httpJson.ts"
 import { isSecure } from "./internal/secureUrl.ts"

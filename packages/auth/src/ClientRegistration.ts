@@ -5,8 +5,12 @@
  *
  * @since 0.1.0
  */
-import { Effect, Option, Redacted, Schema } from "effect"
-import { type HttpClient, HttpClientRequest } from "effect/http"
+import * as Effect from "effect/Effect"
+import type * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import { RegistrationFailed } from "./AuthError.ts"
 import type { AuthorizationServerMetadata } from "./AuthorizationServerMetadata.ts"
 import { exchangeJson } from "./internal/httpJson.ts"

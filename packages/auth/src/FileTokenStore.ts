@@ -9,7 +9,14 @@
  *
  * @since 0.1.0
  */
-import { Effect, FileSystem, Layer, Option, Path, Redacted, Schema, Semaphore } from "effect"
+import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Path from "effect/Path"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as Semaphore from "effect/Semaphore"
 import { type ClientCredentials, type Tokens, TokenStore } from "./TokenStore.ts"
 
 const StoredTokens = Schema.Struct({

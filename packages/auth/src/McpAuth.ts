@@ -7,8 +7,16 @@
  *
  * @since 0.1.0
  */
-import { Clock, Context, Duration, Effect, Layer, Option, Redacted, Ref, Semaphore } from "effect"
-import type { HttpClient } from "effect/http"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import type * as HttpClient from "effect/http/HttpClient"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Ref from "effect/Ref"
+import * as Semaphore from "effect/Semaphore"
 import { type AuthError, AuthorizationFailed, AuthorizationRequired, DiscoveryFailed } from "./AuthError.ts"
 import { AuthorizationPrompt, type PromptFailed } from "./AuthorizationPrompt.ts"
 import * as AuthorizationRequest from "./AuthorizationRequest.ts"

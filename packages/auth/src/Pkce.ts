@@ -4,8 +4,9 @@
  *
  * @since 0.1.0
  */
-import { Effect, Redacted } from "effect"
+import * as Effect from "effect/Effect"
 import * as Base64Url from "effect/encoding/Base64Url"
+import * as Redacted from "effect/Redacted"
 import { PkceUnsupported } from "./AuthError.ts"
 import type { AuthorizationServerMetadata } from "./AuthorizationServerMetadata.ts"
 

@@ -5,9 +5,15 @@
  *
  * @since 0.1.0
  */
-import { Clock, type Duration, Effect, Option, Redacted, Schema } from "effect"
+import * as Clock from "effect/Clock"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
 import * as Base64 from "effect/encoding/Base64"
-import { type HttpClient, HttpClientRequest } from "effect/http"
+import type * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import { TokenRequestFailed } from "./AuthError.ts"
 import type { AuthorizationServerMetadata } from "./AuthorizationServerMetadata.ts"
 import { exchangeJson, MAX_BODY_BYTES } from "./internal/httpJson.ts"

@@ -5,7 +5,12 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer, Option, type Redacted, Ref } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import type * as Redacted from "effect/Redacted"
+import * as Ref from "effect/Ref"
 
 /**
  * How a client authenticates at the token endpoint.

@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { Option } from "effect"
+import * as Option from "effect/Option"
 
 /**
  * One challenge: its scheme (as sent) and its parameters (names lower-cased, values unquoted).

@@ -6,7 +6,8 @@
 // Deep imports: the package root would load every Node module of the platform (HTTP, sockets, workers…).
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
-import { Effect, Runtime } from "effect"
+import * as Effect from "effect/Effect"
+import * as Runtime from "effect/Runtime"
 import { homedir } from "node:os"
 import * as CliEnvironment from "../src/CliEnvironment.ts"
 import * as Main from "../src/Main.ts"

@@ -5,10 +5,13 @@
  * The servers here are the repository's fake MCP server (so the example runs anywhere, with no network); put
  * any stdio MCP server's `command` / `args` / `env` in their place.
  */
-import { NodeRuntime, NodeServices } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { serverPath as fakeServer } from "@mcp-fleet/fake-server"
 import { McpManager } from "@mcp-fleet/manager"
-import { Console, Effect, Layer } from "effect"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 
 // The manager is a Layer: building it spawns the servers (discovery continues in the background);
 // closing it — when the program ends, fails or is interrupted — shuts every server down.

@@ -9,10 +9,17 @@
  *
  * @since 0.2.0
  */
-import { AuthorizationPrompt, FileTokenStore, McpAuth, ProtectedResourceMetadata, TokenStore } from "@mcp-fleet/auth"
-import type { FileSystem } from "effect"
-import { Effect, Layer, Path, Redacted } from "effect"
-import type { HttpClient } from "effect/http"
+import * as AuthorizationPrompt from "@mcp-fleet/auth/AuthorizationPrompt"
+import * as FileTokenStore from "@mcp-fleet/auth/FileTokenStore"
+import * as McpAuth from "@mcp-fleet/auth/McpAuth"
+import * as ProtectedResourceMetadata from "@mcp-fleet/auth/ProtectedResourceMetadata"
+import * as TokenStore from "@mcp-fleet/auth/TokenStore"
+import * as Effect from "effect/Effect"
+import type * as FileSystem from "effect/FileSystem"
+import type * as HttpClient from "effect/http/HttpClient"
+import * as Layer from "effect/Layer"
+import * as Path from "effect/Path"
+import * as Redacted from "effect/Redacted"
 import { CliEnvironment } from "./CliEnvironment.ts"
 
 /**

@@ -5,7 +5,8 @@
  *
  * @since 0.1.0
  */
-import { Context, Layer } from "effect"
+import * as Context from "effect/Context"
+import * as Layer from "effect/Layer"
 
 /**
  * The process facts the CLI's commands use.

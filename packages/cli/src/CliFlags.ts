@@ -4,9 +4,9 @@
  * @since 0.1.0
  */
 import { McpClientOptions } from "@mcp-fleet/transport"
-import { Duration } from "effect"
-import type { Option } from "effect"
-import { Flag } from "effect/cli"
+import * as Flag from "effect/cli/Flag"
+import * as Duration from "effect/Duration"
+import type * as Option from "effect/Option"
 import * as DurationText from "./DurationText.ts"
 
 /**

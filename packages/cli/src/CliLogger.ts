@@ -5,8 +5,10 @@
  *
  * @since 0.1.0
  */
-import { Cause, Logger, References } from "effect"
-import type { LogLevel } from "effect"
+import * as Cause from "effect/Cause"
+import * as Logger from "effect/Logger"
+import type * as LogLevel from "effect/LogLevel"
+import * as References from "effect/References"
 
 const LEVELS: Readonly<Record<string, string>> = {
   Fatal: "fatal",

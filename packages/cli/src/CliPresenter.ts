@@ -6,10 +6,11 @@
  *
  * @since 0.1.0
  */
-import { Console, Effect } from "effect"
-import type { Layer } from "effect"
-import type { CliError } from "effect/cli"
-import { CliOutput } from "effect/cli"
+import type * as CliError from "effect/cli/CliError"
+import * as CliOutput from "effect/cli/CliOutput"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import type * as Layer from "effect/Layer"
 
 const firstLine = (text: string): string => text.split("\n", 1)[0]!.trim()
 

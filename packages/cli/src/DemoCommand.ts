@@ -1,6 +1,7 @@
 /**
  * `mcp-fleet demo`: runs the manager on an embedded fleet of fake MCP servers (see `DemoFleet`) and narrates,
- * on stdout, what happens: the ledger changing as servers start, a call routed to one server, a call to a
+ * on stdout, what happens: the ledger changing as servers start, a call routed to one server, a call to a remote
+ * server over Streamable HTTP (the fake server's HTTP mode, started on 127.0.0.1 by the demo), a call to a
  * server that is still starting, a crash and its reconnection, a tool-list refresh after `list_changed`, a
  * call to a disabled server, and a clean shutdown that leaves no process behind. It finishes on its own in
  * about three seconds.
@@ -14,14 +15,26 @@
 import type { ManagerOptions } from "@mcp-fleet/manager"
 import { McpManager } from "@mcp-fleet/manager"
 import { Tool } from "@mcp-fleet/transport"
-import { Clock, Console, Context, Deferred, Effect, Exit, Layer, Option, Scope, Stream, SubscriptionRef } from "effect"
-import { Command } from "effect/cli"
-import type { ChildProcessSpawner } from "effect/process"
+import * as Command from "effect/cli/Command"
+import * as Clock from "effect/Clock"
+import * as Console from "effect/Console"
+import * as Context from "effect/Context"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
+import * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import * as SubscriptionRef from "effect/SubscriptionRef"
 import * as CallOutput from "./CallOutput.ts"
 import { CliEnvironment } from "./CliEnvironment.ts"
 import { DemoFailed } from "./CliError.ts"
 import * as DemoFleet from "./DemoFleet.ts"
+import * as DemoRemote from "./DemoRemote.ts"
 import { isRunning } from "./internal/ProcessProbe.ts"
+import * as RemoteHttp from "./RemoteHttp.ts"
 
 const STEP_TIMEOUT = "10 seconds"
 
@@ -35,10 +48,12 @@ const indent = (text: string): string =>
 
 const describeChange = (change: ManagerOptions.StateChange): string => {
   const h = change.health
+  // A remote server has no pid: say how it is reached instead.
+  const where = h.pid !== undefined ? `pid ${h.pid}` : h.transport === "stdio" ? "pid ?" : `over ${h.transport}`
   const detail = h.state === "ready"
-    ? ` (${h.tools.length} tools, pid ${h.pid ?? "?"})`
+    ? ` (${h.tools.length} tools, ${where})`
     : h.state === "starting" && h.attempt > 0
-    ? ` (reconnection attempt ${h.attempt}/${h.maxAttempts}, pid ${h.pid ?? "?"})`
+    ? ` (reconnection attempt ${h.attempt}/${h.maxAttempts}, ${where})`
     : h.lastError !== undefined && h.state !== "disabled"
     ? ` — ${h.lastError}`
     : ""
@@ -113,18 +128,27 @@ const script = (
     const { env, execPath } = yield* CliEnvironment
     const serverPath = yield* DemoFleet.fakeServerPath
 
-    yield* Console.log("mcp-fleet demo: one McpManager, five fake MCP servers, everything below really happens.")
+    yield* Console.log("mcp-fleet demo: one McpManager, six fake MCP servers, everything below really happens.")
     yield* Console.log(`Fake server: ${serverPath}`)
     for (const server of DemoFleet.servers) {
       const envText = Object.entries(server.env).map(([k, v]) => ` env ${k}=${String(v)}`).join("")
       yield* Console.log(`  ${server.name.padEnd(9)} ${server.role}${envText}`)
       yield* Console.log(`  ${"".padEnd(9)} node server.mjs ${server.tokens.join(" ")}`.trimEnd())
     }
+    const runId = env[DemoFleet.RUN_ID_ENV_VAR]
+    const remote = yield* DemoRemote.start({ execPath, runId }).pipe(Scope.provide(scope))
+    yield* Console.log(
+      `  ${DemoFleet.remoteName.padEnd(9)} a remote server over Streamable HTTP, SSE replies, on 127.0.0.1`
+    )
+    yield* Console.log(
+      `  ${"".padEnd(9)} node http-server.mjs ${DemoRemote.tokens.join(" ")} (pid ${remote.pid}) → ${remote.url}`
+    )
 
     const options = DemoFleet.managerOptions({
       execPath,
       serverPath,
-      runId: env[DemoFleet.RUN_ID_ENV_VAR],
+      runId,
+      remoteUrl: remote.url,
       onStateChange: (change) =>
         narrator.say(describeChange(change)).pipe(
           Effect.andThen(SubscriptionRef.update(narrator.printed, (all) => [...all, change]))
@@ -150,6 +174,22 @@ const script = (
         manager.call("healthy", "echo", args),
         (r) =>
           CallOutput.renderContent(r)
+      )}`
+    )
+
+    yield* heading("A remote server, over Streamable HTTP")
+    const remoteReady = yield* awaitPrinted(narrator, "remote becoming ready", (c) =>
+      c.server === DemoFleet.remoteName && c.to === "ready")
+    yield* say(
+      `remote is ready over ${remoteReady.health.transport} at ${
+        remoteReady.health.url ?? "?"
+      } with ${remoteReady.health.tools.length} tools`
+    )
+    const remoteArgs = { text: "hello over HTTP" }
+    yield* say(
+      `→ remote/echo ${JSON.stringify(remoteArgs)} ⇒ ${yield* outcome(
+        manager.call(DemoFleet.remoteName, "echo", remoteArgs),
+        CallOutput.renderContent
       )}`
     )
 
@@ -205,13 +245,13 @@ const script = (
     yield* Console.log(indent(manager.statusLines()))
 
     yield* heading("Shutdown: closing the layer's scope")
-    const pids = manager.health().flatMap((h) => (h.pid !== undefined ? [h.pid] : []))
+    const pids = [...manager.health().flatMap((h) => (h.pid !== undefined ? [h.pid] : [])), remote.pid]
     const s0 = yield* Clock.currentTimeMillis
     yield* Scope.close(scope, Exit.void)
     const s1 = yield* Clock.currentTimeMillis
     const running = yield* Effect.filter(pids, isRunning)
     yield* say(
-      `scope closed in ${s1 - s0} ms: ${pids.length} server processes (pids ${
+      `scope closed in ${s1 - s0} ms: ${pids.length} server processes, the remote one included (pids ${
         pids.join(", ")
       }) stopped; still running: ${running.length === 0 ? "none" : running.join(", ")}`
     )
@@ -256,11 +296,12 @@ export const run: Effect.Effect<void, DemoFailed, CliEnvironment | ChildProcessS
   .gen(function*() {
     const narrator = yield* makeNarrator
     const refreshed = yield* Deferred.make<ReadonlyArray<string>>()
+    // The HTTP client outlives the manager's scope: the remote server's client uses it until that scope is closed.
     yield* Effect.acquireUseRelease(
       Scope.make(),
       (scope) => script(narrator, scope, refreshed),
       (scope, exit) => Scope.close(scope, exit)
-    )
+    ).pipe(RemoteHttp.provideHttpClient)
     yield* narrator.say("demo finished.")
   })
 
@@ -272,6 +313,6 @@ export const run: Effect.Effect<void, DemoFailed, CliEnvironment | ChildProcessS
  */
 export const command = Command.make("demo", {}, () => run).pipe(
   Command.withDescription(
-    "Run the manager on five embedded fake MCP servers and narrate what happens: the ledger changing, a routed call, a slow start, a crash and its reconnection, a tool-list refresh, a disabled server, a clean shutdown. Takes about three seconds."
+    "Run the manager on six embedded fake MCP servers and narrate what happens: the ledger changing, a routed call, a remote server over HTTP, a slow start, a crash and its reconnection, a tool-list refresh, a disabled server, a clean shutdown. Takes about three seconds."
   )
 )

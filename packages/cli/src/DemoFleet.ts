@@ -6,9 +6,18 @@
  * @since 0.1.0
  */
 import type { ManagerOptions } from "@mcp-fleet/manager"
-import { Effect, Redacted } from "effect"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
 import { createRequire } from "node:module"
 import { DemoFailed } from "./CliError.ts"
+
+/**
+ * The remote server's name in the demo's fleet.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const remoteName = "remote"
 
 /**
  * One server of the demo: its name, what it shows, and the fake server's mode tokens.
@@ -123,24 +132,30 @@ export interface FleetInput {
   readonly serverPath: string
   /** Appended to every server's tokens as `run-id=<runId>` when given. */
   readonly runId: string | undefined
+  /** The remote server's MCP URL (the fake server's HTTP mode, started by the demo). */
+  readonly remoteUrl: string
   readonly onStateChange: ManagerOptions.ManagerOptions["onStateChange"]
   readonly onToolsChanged: ManagerOptions.ManagerOptions["onToolsChanged"]
 }
 
 /**
- * The manager's options for the demo: the servers above, and a quick reconnection policy (first retry after
- * 300 ms, three attempts) so the crash and its repair fit in a second.
+ * The manager's options for the demo: the servers above, the remote server at `remoteUrl` (Streamable HTTP), and
+ * a quick reconnection policy (first retry after 300 ms, three attempts) so the crash and its repair fit in a
+ * second.
  *
  * @since 0.1.0
  * @category options
  */
 export const managerOptions = (input: FleetInput): ManagerOptions.ManagerOptions => ({
-  servers: Object.fromEntries(servers.map((server) => [server.name, {
-    command: input.execPath,
-    args: [input.serverPath, ...server.tokens, ...(input.runId !== undefined ? [`run-id=${input.runId}`] : [])],
-    env: server.env,
-    disabled: server.disabled
-  }])),
+  servers: {
+    ...Object.fromEntries(servers.map((server) => [server.name, {
+      command: input.execPath,
+      args: [input.serverPath, ...server.tokens, ...(input.runId !== undefined ? [`run-id=${input.runId}`] : [])],
+      env: server.env,
+      disabled: server.disabled
+    }])),
+    [remoteName]: { url: input.remoteUrl, transport: "http" }
+  },
   reconnect: { initialDelay: "300 millis", maxAttempts: 3 },
   onStateChange: input.onStateChange,
   onToolsChanged: input.onToolsChanged

@@ -14,8 +14,11 @@
  * @since 0.1.0
  */
 import type { McpManager, ServerHealth } from "@mcp-fleet/manager"
-import { Clock, Console, Effect, Schedule } from "effect"
-import type { Scope } from "effect"
+import * as Clock from "effect/Clock"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Schedule from "effect/Schedule"
+import type * as Scope from "effect/Scope"
 
 /**
  * How many of each server's last stderr lines are kept for explanations.

@@ -4,7 +4,8 @@
  *
  * @since 0.1.0
  */
-import { Duration, Option } from "effect"
+import * as Duration from "effect/Duration"
+import * as Option from "effect/Option"
 
 const UNITS: Readonly<Record<string, number>> = {
   ms: 1,

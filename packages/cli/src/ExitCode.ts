@@ -7,8 +7,13 @@
  *
  * @since 0.1.0
  */
-import { Cause, Console, Data, Effect, Option, Runtime } from "effect"
-import { CliError } from "effect/cli"
+import * as Cause from "effect/Cause"
+import * as CliError from "effect/cli/CliError"
+import * as Console from "effect/Console"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Runtime from "effect/Runtime"
 
 /**
  * Exit code of a failure.

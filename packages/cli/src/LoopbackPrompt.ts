@@ -6,9 +6,11 @@
  *
  * @since 0.2.0
  */
-import { AuthorizationPrompt } from "@mcp-fleet/auth"
-import { Duration, Effect, Queue } from "effect"
-import type { Scope } from "effect"
+import * as AuthorizationPrompt from "@mcp-fleet/auth/AuthorizationPrompt"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Queue from "effect/Queue"
+import type * as Scope from "effect/Scope"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 
 /**

@@ -5,14 +5,26 @@
  * @since 0.2.0
  */
 import type { ManagerOptions } from "@mcp-fleet/manager"
-import type { FileSystem, Path } from "effect"
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import type * as FileSystem from "effect/FileSystem"
+import * as Layer from "effect/Layer"
+import type * as Path from "effect/Path"
 import * as CliAuth from "./CliAuth.ts"
 import type { CliEnvironment } from "./CliEnvironment.ts"
 
 const undici = Layer.unwrap(
   Effect.promise(() => import("@effect/platform-node/NodeHttpClient")).pipe(Effect.map((m) => m.layerUndici))
 )
+
+/**
+ * Provides `HttpClient` (undici) to `effect`, for as long as `effect` runs (the demo, whose fleet always has a
+ * remote server).
+ *
+ * @since 0.2.0
+ * @category running
+ */
+export const provideHttpClient = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.provide(effect, undici)
 
 /**
  * Provides `HttpClient` (undici) and the CLI's unattended `McpAuth` (tokens from the config directory, no prompt)

@@ -5,8 +5,10 @@
  * @since 0.1.0
  */
 import type { McpManager, ServerHealth } from "@mcp-fleet/manager"
-import type { Duration } from "effect"
-import { Effect, Option, Stream } from "effect"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
 
 /**
  * Whether a server has reached a state it will keep without outside help.

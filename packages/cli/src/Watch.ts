@@ -13,8 +13,13 @@
  */
 import type { McpManager, ServerHealth } from "@mcp-fleet/manager"
 import { StatusText } from "@mcp-fleet/manager"
-import { Clock, Console, Effect, Schedule, Stream, Terminal } from "effect"
-import { TerminalCapabilities } from "effect/cli"
+import * as TerminalCapabilities from "effect/cli/TerminalCapabilities"
+import * as Clock from "effect/Clock"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Schedule from "effect/Schedule"
+import * as Stream from "effect/Stream"
+import * as Terminal from "effect/Terminal"
 import { isSettled } from "./Settle.ts"
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"] as const

@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { Data } from "effect"
+import * as Data from "effect/Data"
 
 const names = (servers: ReadonlyArray<string>): string =>
   `${servers.length === 1 ? "server" : "servers"} ${servers.map((s) => JSON.stringify(s)).join(", ")}`

@@ -23,8 +23,13 @@
  *
  * @since 0.2.0
  */
-import { Duration, Effect, FileSystem, Path, Result, Stream } from "effect"
-import type { PlatformError } from "effect"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Path from "effect/Path"
+import type * as PlatformError from "effect/PlatformError"
+import * as Result from "effect/Result"
+import * as Stream from "effect/Stream"
 import type { ConfigError } from "./ConfigError.ts"
 import * as McpConfig from "./McpConfig.ts"
 

@@ -27,7 +27,7 @@
  *
  * @since 0.1.0
  */
-import { Result } from "effect"
+import * as Result from "effect/Result"
 
 /**
  * The environment that placeholders are looked up in (`process.env` has this shape).

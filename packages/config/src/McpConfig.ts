@@ -20,7 +20,9 @@
  *
  * @since 0.1.0
  */
-import { Effect, FileSystem, Redacted } from "effect"
+import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Redacted from "effect/Redacted"
 import { parseEnv } from "node:util"
 import * as ConfigError from "./ConfigError.ts"
 import type * as ConfigWarning from "./ConfigWarning.ts"

@@ -9,8 +9,10 @@
  * @since 0.1.0
  */
 import type { McpClientOptions, RemoteClient, Tool } from "@mcp-fleet/transport"
-import type { Redacted } from "effect"
-import { Duration, Effect, Schedule } from "effect"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import type * as Redacted from "effect/Redacted"
+import * as Schedule from "effect/Schedule"
 import type { ServerHealth } from "./ServerHealth.ts"
 import type { ServerState } from "./ServerState.ts"
 

@@ -30,12 +30,15 @@
  *
  * @since 0.1.0
  */
-import { McpAuth } from "@mcp-fleet/auth"
+import * as McpAuth from "@mcp-fleet/auth/McpAuth"
 import type { McpClient, McpError, Protocol, Tool } from "@mcp-fleet/transport"
-import { Context, Effect, Layer, Scope } from "effect"
-import type { Stream } from "effect"
-import { HttpClient } from "effect/http"
-import type { ChildProcessSpawner } from "effect/process"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as HttpClient from "effect/http/HttpClient"
+import * as Layer from "effect/Layer"
+import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
+import * as Scope from "effect/Scope"
+import type * as Stream from "effect/Stream"
 import { DuplicateServer, ServerNotReady, ServerUnavailable, UnknownServer } from "./ManagerError.ts"
 import type { ManagerOptions, ServerConfig, StateChange } from "./ManagerOptions.ts"
 import * as Connection from "./McpManager/Connection.ts"

@@ -2,10 +2,13 @@
  * Start one MCP server, list its tools and call one. Run: `node packages/transport/examples/quickstart.ts`
  * (the server here is the test kit's fake server; point `command`/`args` at any stdio MCP server).
  */
-import { NodeRuntime, NodeServices } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { FakeServer } from "@mcp-fleet/testing"
-import { McpClient, Tool } from "@mcp-fleet/transport"
-import { Console, Effect } from "effect"
+import * as McpClient from "@mcp-fleet/transport/McpClient"
+import * as Tool from "@mcp-fleet/transport/Tool"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
 
 const server = FakeServer.command({ modes: ["annotations"] })
 

@@ -23,52 +23,24 @@
  *
  * @since 0.1.0
  */
-import type * as Cause from "effect/Cause"
-import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
-import * as Deferred from "effect/Deferred"
 import type * as Duration from "effect/Duration"
-import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
-import * as Fiber from "effect/Fiber"
+import type * as Effect from "effect/Effect"
 import type * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
-import * as ChildProcess from "effect/process/ChildProcess"
-import * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
-import type * as Schema from "effect/Schema"
-import * as Scope from "effect/Scope"
-import * as Stream from "effect/Stream"
-import { BaseEnvironment } from "./BaseEnvironment.ts"
+import type * as Option from "effect/Option"
+import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
+import type * as Scope from "effect/Scope"
+import type * as Stream from "effect/Stream"
 import type { InvalidUrl } from "./HttpError.ts"
-import * as ChildEnvironment from "./internal/ChildEnvironment.ts"
-import * as Connection from "./internal/Connection.ts"
-import * as Pagination from "./internal/Pagination.ts"
-import * as Redactor from "./internal/Redactor.ts"
-import { schemaDetail } from "./internal/SchemaDetail.ts"
-import { StderrTail } from "./internal/StderrTail.ts"
-import { collector as toolCollector } from "./internal/ToolList.ts"
-import { decodeCallResult, decodeInitialize, decodePage } from "./internal/WireDecoders.ts"
+import * as RemoteAdapter from "./internal/RemoteAdapter.ts"
+import * as StdioConstruction from "./internal/StdioClient.ts"
 import type { McpClientOptions } from "./McpClientOptions.ts"
-import * as Options from "./McpClientOptions.ts"
-import type { CallToolError, InitializeError, ListToolsError, RequestError } from "./McpError.ts"
-import {
-  ClientClosed,
-  ErrIndexBuilding,
-  NotReady,
-  PageCapExceeded,
-  ProtocolError,
-  RepeatedCursor,
-  SpawnError,
-  UnsupportedProtocolVersion
-} from "./McpError.ts"
-import type * as McpSession from "./McpSession.ts"
-import type { ServerNotification, ServerSession } from "./Protocol.ts"
-import type { CallToolResult } from "./Protocol.ts"
-import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "./Protocol.ts"
+import type { CallToolError, InitializeError, ListToolsError, RequestError, SpawnError } from "./McpError.ts"
+import type { CallToolResult, ServerNotification, ServerSession } from "./Protocol.ts"
 import type { RemoteOptions } from "./RemoteClient.ts"
-import * as RemoteClient from "./RemoteClient.ts"
 import type { DiscoveredTool } from "./Tool.ts"
+import type * as Stdio from "./transport/Stdio.ts"
 import type * as Transport from "./transport/Transport.ts"
 
 /**
@@ -77,7 +49,7 @@ import type * as Transport from "./transport/Transport.ts"
  * @since 0.1.0
  * @category models
  */
-export type ExitInfo = Connection.ExitInfo
+export type ExitInfo = Stdio.ExitInfo
 
 /**
  * Per-call options.
@@ -218,10 +190,6 @@ export interface StdioClient extends McpClient {
   readonly pid: number
 }
 
-/** A call's deadline: the smaller of its own (if any) and the client's `requestTimeout`. */
-const toMs = (input: Duration.Input | undefined, ceiling: number): number =>
-  input === undefined ? ceiling : Math.min(Options.requestTimeoutMillis(input), ceiling)
-
 /**
  * Spawns an MCP server and returns its client at once; `initialize` continues in the background.
  *
@@ -231,300 +199,10 @@ const toMs = (input: Duration.Input | undefined, ceiling: number): number =>
  * @since 0.2.0
  * @category constructors
  */
-export const stdio = (
+export const stdio: (
   options: McpClientOptions
-): Effect.Effect<StdioClient, SpawnError, Scope.Scope | ChildProcessSpawner.ChildProcessSpawner> =>
-  Effect.gen(function*() {
-    const opts = Options.resolve(options)
-    const server = opts.name
-    const scope = yield* Scope.Scope
-    const clock = yield* Clock.Clock
-    const base = yield* BaseEnvironment
-    const command = ChildProcess.make(opts.command, opts.args, {
-      ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
-      env: ChildEnvironment.merge(base, opts.env),
-      extendEnv: opts.inheritEnv,
-      killSignal: "SIGTERM",
-      forceKillAfter: opts.killGraceMs
-    })
-    const spawner = yield* ChildProcessSpawner.ChildProcessSpawner
-    const handle = yield* spawner.spawn(command).pipe(
-      Effect.mapError((error) =>
-        new SpawnError({
-          server,
-          command: opts.command,
-          reason: error.reason._tag === "BadArgument"
-            ? error.reason.description ?? "bad argument"
-            : error.reason.method === "access"
-            ? `its working directory ${JSON.stringify(opts.cwd)} is not accessible (${error.reason._tag})`
-            : `${error.reason._tag}${error.reason.description ? `: ${error.reason.description}` : ""}`
-        })
-      )
-    )
-    // Every `Redacted` env value is replaced with `<redacted>` in whatever the client derives from server output.
-    const redactor = Redactor.fromEnv(opts.env)
-    const stderr = new StderrTail(opts.stderrLines, 512, redactor.text)
-    /** A Schema error's text, which quotes what the server sent: secrets replaced. */
-    const detailOf = (cause: Cause.Cause<Schema.SchemaError>): string => redactor.text(schemaDetail(cause))
-
-    const conn = yield* Connection.make(handle, {
-      server,
-      maxMessageBytes: opts.maxMessageBytes,
-      maxInFlight: opts.maxInFlight,
-      notificationBuffer: opts.notificationBuffer,
-      notificationReplay: Math.min(opts.notificationReplay, opts.notificationBuffer),
-      clock,
-      stderr,
-      redactor
-    })
-
-    const annotate = Effect.annotateLogs({ mcpServer: server, pid: handle.pid })
-    const onStderrLine = opts.onStderrLine
-    const stderrFiber = yield* Stream.runForEachArray(handle.stderr, (chunks) => {
-      const lines = chunks.flatMap((chunk) => stderr.push(chunk))
-      return onStderrLine === undefined || lines.length === 0
-        ? Effect.void
-        : Effect.forEach(lines, onStderrLine, { discard: true })
-    }).pipe(Effect.ignore, annotate, Effect.forkScoped)
-    const writerFiber = yield* conn.runWriter.pipe(annotate, Effect.forkScoped)
-    const readerFiber = yield* conn.runReader.pipe(annotate, Effect.forkScoped)
-    const deadlineFiber = yield* conn.runDeadlines.pipe(Effect.forkScoped)
-    const outputDrained = Effect.asVoid(Effect.all([Fiber.await(readerFiber), Fiber.await(stderrFiber)]))
-    const exitFiber = yield* conn.watchExit(outputDrained).pipe(annotate, Effect.forkScoped)
-
-    // ---- background initialize ----
-    const ready = yield* Deferred.make<ServerSession, InitializeError>()
-    let closing: Deferred.Deferred<void> | undefined
-
-    const initialize = Effect.gen(function*() {
-      const raw = yield* conn.request("initialize", {
-        protocolVersion: LATEST_PROTOCOL_VERSION,
-        capabilities: opts.capabilities,
-        clientInfo: opts.clientInfo
-      }, { timeoutMs: Infinity, cancellable: false }).pipe(
-        Effect.mapError((error) => versionRejection(error) ?? error)
-      )
-      const decoded = decodeInitialize(raw)
-      if (Exit.isFailure(decoded)) {
-        return yield* new ProtocolError({ server, method: "initialize", detail: detailOf(decoded.cause) })
-      }
-      const result = decoded.value
-      if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
-        return yield* new UnsupportedProtocolVersion({
-          server,
-          answered: redactor.text(result.protocolVersion),
-          supported: [...SUPPORTED_PROTOCOL_VERSIONS]
-        })
-      }
-      conn.notify("notifications/initialized", undefined)
-      const established: ServerSession = {
-        protocolVersion: result.protocolVersion,
-        serverInfo: result.serverInfo,
-        capabilities: result.capabilities,
-        instructions: result.instructions === undefined ? undefined : redactor.text(result.instructions)
-      }
-      return established
-    })
-
-    /**
-     * The one readiness value. Written once, by whoever settles `ready` (the initialize fiber, or shutdown when it
-     * never ran), in the same synchronous step as `ready` itself: no reader can see `ready` failed and the client
-     * still starting.
-     */
-    let readiness: Readiness = { _tag: "Starting" }
-    const settleReadiness = (outcome: Readiness & { readonly _tag: "Ready" | "Failed" }): void => {
-      if (readiness._tag !== "Starting") return
-      readiness = outcome
-      Deferred.doneUnsafe(ready, outcome._tag === "Ready" ? Exit.succeed(outcome.session) : Exit.fail(outcome.error))
-    }
-
-    /** A `-32022` answer to `initialize` listing the server's versions: no version in common. */
-    const versionRejection = (error: RequestError): UnsupportedProtocolVersion | undefined => {
-      if (error._tag !== "RemoteError" || error.code !== -32022) return undefined
-      const data = error.data
-      if (typeof data !== "object" || data === null || !("supported" in data) || !Array.isArray(data.supported)) {
-        return undefined
-      }
-      return new UnsupportedProtocolVersion({
-        server,
-        requested: LATEST_PROTOCOL_VERSION,
-        serverSupported: data.supported.filter((v: unknown): v is string => typeof v === "string"),
-        supported: [...SUPPORTED_PROTOCOL_VERSIONS]
-      })
-    }
-
-    // ---- shutdown: both paths end here and drain the same fibers ----
-    const shutdown = (mode: "graceful" | "force", reason: string): Effect.Effect<void> =>
-      Effect.uninterruptible(Effect.suspend(() => {
-        if (closing !== undefined) return Deferred.await(closing)
-        const done = Deferred.makeUnsafe<void>()
-        closing = done
-        return Effect.gen(function*() {
-          // Graceful: EOF first. Force: stdin stays open until the SIGKILL lands, so the kill is what ends it.
-          conn.close(reason, mode === "graceful" ? "end" : "hold")
-          if (mode === "graceful") {
-            yield* Effect.raceFirst(Deferred.await(conn.exited), Effect.sleep(opts.shutdownGraceMs))
-          }
-          yield* Effect.ignore(handle.kill({
-            killSignal: mode === "graceful" ? "SIGTERM" : "SIGKILL",
-            forceKillAfter: opts.killGraceMs
-          }))
-          yield* Fiber.interrupt(initFiber)
-          // If initialize never got to run, nobody else completes readiness: fail it with the close.
-          settleReadiness({ _tag: "Failed", error: conn.failure() ?? new ClientClosed({ server, reason }) })
-          yield* Fiber.interrupt(writerFiber)
-          // The reader ends when every holder of stdout has closed it; the group is dead by now.
-          yield* Effect.raceFirst(Fiber.await(readerFiber), Effect.sleep(opts.killGraceMs))
-          yield* Fiber.interrupt(readerFiber)
-          yield* Effect.raceFirst(Fiber.await(exitFiber), Effect.sleep(opts.killGraceMs))
-          yield* Fiber.interrupt(exitFiber)
-          yield* Fiber.interrupt(stderrFiber)
-          yield* Fiber.interrupt(deadlineFiber)
-          yield* Effect.logDebug(`MCP client closed (${reason})`)
-        }).pipe(annotate, Effect.ensuring(Deferred.succeed(done, undefined)))
-      }))
-
-    const initFiber = yield* initialize.pipe(
-      Effect.matchEffect({
-        onSuccess: (session) => Effect.sync(() => settleReadiness({ _tag: "Ready", session })),
-        onFailure: (error) => {
-          // A terminal initialize failure (not the connection's own end): the server will never be usable, so it
-          // is shut down gracefully rather than left running, alive and never ready. The connection is closed
-          // (stdin ended) before readiness settles, so whoever sees `awaitReady` fail also sees `isAlive()` false.
-          const terminal = conn.failure() === undefined
-          if (terminal) conn.close("its initialize failed", "end")
-          settleReadiness({ _tag: "Failed", error })
-          return terminal
-            ? Effect.asVoid(Effect.forkIn(shutdown("graceful", "its initialize failed"), scope))
-            : Effect.void
-        }
-      }),
-      annotate,
-      Effect.forkScoped
-    )
-
-    yield* Effect.addFinalizer(() => shutdown("graceful", "its scope was closed"))
-
-    /**
-     * Why a call cannot run: the initialize failure, else the connection's end (a dead process is `ProcessExited`
-     * even while its output is still being drained), else `whenStarting` (alive and not initialized yet).
-     */
-    const notReady = <E>(whenStarting: () => E): Effect.Effect<never, InitializeError | E> =>
-      Effect.suspend((): Effect.Effect<never, InitializeError | E> => {
-        if (readiness._tag === "Failed") return Effect.fail(readiness.error)
-        const failure = conn.deadError()
-        if (failure !== undefined) return Effect.fail(failure)
-        return Effect.fail(whenStarting())
-      })
-
-    /** The session, when the client can take calls now. */
-    const usable = (): ServerSession | undefined =>
-      readiness._tag === "Ready" && conn.deadError() === undefined ? readiness.session : undefined
-
-    const requestTimeout = (options: CallOptions | undefined) => toMs(options?.timeout, opts.requestTimeoutMs)
-
-    const toCallResult = (raw: unknown): Effect.Effect<CallToolResult, ProtocolError> => {
-      const decoded = decodeCallResult(raw)
-      return Exit.isSuccess(decoded)
-        ? Effect.succeed(decoded.value)
-        : Effect.fail(new ProtocolError({ server, method: "tools/call", detail: detailOf(decoded.cause) }))
-    }
-
-    // The per-call path is untraced on purpose: `Effect.fn` (a span plus a captured call-site stack) cost about
-    // 4.5 µs per call, a quarter of the whole client's CPU per call at concurrency 64 (BENCHMARKS.md). A caller who
-    // wants a span per call wraps the effect in `Effect.withSpan`.
-    const callTool = (
-      name: string,
-      args?: Readonly<Record<string, unknown>>,
-      options?: CallOptions
-    ): Effect.Effect<CallToolResult, CallToolError> =>
-      Effect.suspend(() =>
-        usable() === undefined
-          ? notReady(() => new ErrIndexBuilding({ server, tool: name }))
-          : Effect.flatMap(
-            conn.request("tools/call", { name, arguments: args ?? {} }, {
-              timeoutMs: requestTimeout(options),
-              cancellable: true
-            }),
-            toCallResult
-          )
-      )
-
-    const listTools = Effect.fn("McpClient.listTools")(function*(options?: CallOptions) {
-      const session = usable()
-      if (session === undefined) return yield* notReady(() => new NotReady({ server, operation: "listTools" }))
-      const instructions = session.instructions
-      // Each tool decoded on its own; the first tool of a name wins (a later one is reported, never merged).
-      const collected = toolCollector(redactor.text)
-      const seen = new Set<string>()
-      let cursor: string | undefined
-      for (let page = 1;; page++) {
-        const raw = yield* conn.request("tools/list", cursor === undefined ? {} : { cursor }, {
-          timeoutMs: requestTimeout(options),
-          cancellable: true
-        })
-        const decoded = decodePage(raw)
-        if (Exit.isFailure(decoded)) {
-          return yield* new ProtocolError({ server, method: "tools/list", detail: detailOf(decoded.cause) })
-        }
-        collected.add(decoded.value.tools)
-        const next = decoded.value.nextCursor
-        if (Pagination.endsList(next, session.protocolVersion)) {
-          return { tools: collected.tools, instructions, skipped: collected.skipped, pages: page } satisfies ToolList
-        }
-        if (seen.has(next)) return yield* new RepeatedCursor({ server, method: "tools/list", page })
-        if (page >= opts.maxPages) return yield* new PageCapExceeded({ server, method: "tools/list", pages: page })
-        seen.add(next)
-        cursor = next
-      }
-    })
-
-    const request = (method: string, params?: unknown, options?: CallOptions) =>
-      conn.request(method, params, { timeoutMs: requestTimeout(options), cancellable: true })
-
-    const client: StdioClient = {
-      name: server,
-      transport: "stdio",
-      url: undefined,
-      pid: handle.pid,
-      isAlive: conn.isAlive,
-      isReady: () => usable() !== undefined,
-      awaitReady: Deferred.await(ready),
-      session: () => Option.fromUndefinedOr(readiness._tag === "Ready" ? readiness.session : undefined),
-      listTools,
-      callTool,
-      ping: (options) => Effect.asVoid(request("ping", undefined, options)),
-      request,
-      notifications: Stream.fromPubSub(conn.notifications),
-      stderrTail: () => stderr.snapshot(),
-      exitInfo: () => Option.fromUndefinedOr(conn.exitInfo()),
-      awaitExit: Deferred.await(conn.exited),
-      awaitTerminated: Effect.asVoid(Deferred.await(conn.terminated)),
-      lastError: () => readiness._tag === "Failed" ? readiness.error.message : conn.failure()?.message,
-      forceClose: shutdown("force", "forceClose was called"),
-      stats: () => ({
-        ...conn.stats,
-        requests: { ...conn.stats.requests },
-        pending: conn.pendingCount(),
-        stderrBytes: stderr.bytes,
-        fibersDone: {
-          reader: readerFiber.pollUnsafe() !== undefined,
-          writer: writerFiber.pollUnsafe() !== undefined,
-          stderr: stderrFiber.pollUnsafe() !== undefined,
-          exit: exitFiber.pollUnsafe() !== undefined,
-          initialize: initFiber.pollUnsafe() !== undefined,
-          deadlines: deadlineFiber.pollUnsafe() !== undefined
-        }
-      })
-    }
-    return client
-  })
-
-/** Where `initialize` stands. */
-type Readiness =
-  | { readonly _tag: "Starting" }
-  | { readonly _tag: "Ready"; readonly session: ServerSession }
-  | { readonly _tag: "Failed"; readonly error: InitializeError }
+) => Effect.Effect<StdioClient, SpawnError, Scope.Scope | ChildProcessSpawner.ChildProcessSpawner> =
+  StdioConstruction.make
 
 /**
  * Opens a session with a remote server (Streamable HTTP, legacy HTTP+SSE, or auto-detection between them) and
@@ -536,39 +214,9 @@ type Readiness =
  * @since 0.2.0
  * @category constructors
  */
-export const http = (
+export const http: (
   options: RemoteOptions
-): Effect.Effect<McpClient, InvalidUrl, Scope.Scope | HttpClient.HttpClient> =>
-  Effect.map(RemoteClient.make(options), fromSession)
-
-/** A remote session as an `McpClient`: no process, so no pid, no stderr and no exit. */
-const fromSession = (session: McpSession.McpSession): McpClient => ({
-  name: session.name,
-  get transport() {
-    return session.transport
-  },
-  url: session.url,
-  pid: undefined,
-  isAlive: session.isAlive,
-  isReady: session.isReady,
-  awaitReady: session.awaitReady,
-  session: session.session,
-  listTools: session.listTools,
-  callTool: session.callTool,
-  ping: session.ping,
-  request: session.request,
-  notifications: session.notifications,
-  stderrTail: () => [],
-  exitInfo: () => Option.none(),
-  awaitExit: Effect.never,
-  awaitTerminated: session.awaitTerminated,
-  lastError: () => {
-    const state = session.readiness()
-    return state._tag === "Failed" || state._tag === "Closed" ? state.error.message : undefined
-  },
-  forceClose: session.close,
-  stats: session.stats
-})
+) => Effect.Effect<McpClient, InvalidUrl, Scope.Scope | HttpClient.HttpClient> = RemoteAdapter.make
 
 /**
  * Starts a client of one MCP server, local or remote: `{ command, … }` spawns it over stdio (needs

@@ -25,19 +25,17 @@ import * as Queue from "effect/Queue"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { SessionExpired } from "./HttpError.ts"
-import * as CursorLoop from "./internal/CursorLoop.ts"
+import * as Calls from "./internal/Calls.ts"
 import * as Dispatch from "./internal/Dispatch.ts"
 import * as Handshake from "./internal/Handshake.ts"
 import * as PendingTable from "./internal/PendingTable.ts"
+import * as Publisher from "./internal/Publisher.ts"
 import * as Redactor from "./internal/Redactor.ts"
-import { schemaDetail } from "./internal/SchemaDetail.ts"
 import * as Scrub from "./internal/Scrub.ts"
-import * as ToolList from "./internal/ToolList.ts"
-import { decodeCallResult } from "./internal/WireDecoders.ts"
 import type { CallOptions, Stats, ToolList as ListedTools } from "./McpClient.ts"
-import * as Options from "./McpClientOptions.ts"
-import type { PageCapExceeded, RepeatedCursor, UnsupportedProtocolVersion } from "./McpError.ts"
-import { ClientClosed, ErrIndexBuilding, NotReady, ProtocolError, RequestTimeout } from "./McpError.ts"
+import type { PageCapExceeded, ProcessExited, RepeatedCursor } from "./McpError.ts"
+import type { ErrIndexBuilding, NotReady, UnsupportedProtocolVersion } from "./McpError.ts"
+import { ClientClosed } from "./McpError.ts"
 import type { CallToolResult, ServerNotification, ServerSession } from "./Protocol.ts"
 import type * as Transport from "./transport/Transport.ts"
 
@@ -84,7 +82,7 @@ export type Readiness =
     readonly done: Deferred.Deferred<ServerSession, InitializeError>
   }
   | { readonly _tag: "Failed"; readonly error: InitializeError }
-  | { readonly _tag: "Closed"; readonly error: ClientClosed }
+  | { readonly _tag: "Closed"; readonly error: ClientClosed | ProcessExited }
 
 /**
  * The session's settings, resolved.
@@ -154,6 +152,8 @@ export interface McpSession {
   readonly awaitTerminated: Effect.Effect<void>
   /** Fails what is pending, ends the transport (bounded) and joins every fiber. Idempotent. */
   readonly close: Effect.Effect<void>
+  /** As `close`, but the transport is ended at once (`Transport.kill`: stdio SIGKILLs the process group). */
+  readonly forceClose: Effect.Effect<void>
   readonly stats: () => SessionStats
 }
 
@@ -163,10 +163,22 @@ export interface McpSession {
  * @since 0.2.0
  * @category constructors
  */
-export const make = <R>(
+export const make = <R, E = never>(
   config: Config,
-  open: (receiver: Transport.Receiver) => Effect.Effect<Transport.Transport, never, Scope.Scope | R>
-): Effect.Effect<McpSession, never, Scope.Scope | R> =>
+  open: (receiver: Transport.Receiver) => Effect.Effect<Transport.Transport, E, Scope.Scope | R>
+): Effect.Effect<McpSession, E, Scope.Scope | R> => Effect.map(makeOver(config, open), (opened) => opened.session)
+
+/**
+ * As `make`, and also returns the transport `open` built, for a client that adds what only that transport has
+ * (stdio: the pid, the stderr tail, the exit).
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const makeOver = <T extends Transport.Transport, R, E = never>(
+  config: Config,
+  open: (receiver: Transport.Receiver) => Effect.Effect<T, E, Scope.Scope | R>
+): Effect.Effect<{ readonly session: McpSession; readonly transport: T }, E, Scope.Scope | R> =>
   Effect.gen(function*() {
     const { server } = config
     const parent = yield* Scope.Scope
@@ -188,8 +200,10 @@ export const make = <R>(
     let state: Readiness = { _tag: "Starting", done: Deferred.makeUnsafe() }
     PubSub.publishUnsafe(changes, state)
     let transport: Transport.Transport | undefined
+    let sendRequest = (id: number, method: string, text: string): void =>
+      transport?.send({ _tag: "Request", id, method, text })
     let closing: Deferred.Deferred<void> | undefined
-    let refused: ClientClosed | undefined
+    let refused: ClientClosed | ProcessExited | undefined
     let ending = false
     let handshakeFiber: Fiber.Fiber<void> | undefined
     /** The child scope is closed: every fiber of the session and of its transport has been joined. */
@@ -201,19 +215,20 @@ export const make = <R>(
       maxInFlight: config.maxInFlight,
       clock,
       outlet: {
-        request: (id, method, text) => transport?.send({ _tag: "Request", id, method, text }),
+        request: (id, method, text) => sendRequest(id, method, text),
         send: (frame) => transport?.send(frame),
         abandon: (id) => transport?.abandon(id)
       },
-      refusal: () => refused
+      refusal: () => refused ?? transport?.refusal?.()
     })
 
+    const publisher = Publisher.make(notifications, config.notificationBuffer)
     const diagnose = (text: string) => Queue.offerUnsafe(logs, ["warning", scrub(text)])
     const dispatch = Dispatch.make({
       server,
       pending,
       counters,
-      publish: (notification) => PubSub.publishUnsafe(notifications, notification),
+      publish: publisher.publish,
       send: (frame) => transport?.send(frame),
       diagnose,
       note: (text) => Queue.offerUnsafe(logs, ["debug", text]),
@@ -249,11 +264,14 @@ export const make = <R>(
       Effect.matchEffect({
         onSuccess: (session) =>
           Effect.sync(() => {
-            if (state._tag !== "Closed") transitionTo({ _tag: "Ready", session })
+            if (state._tag === "Closed") return
+            const instructions = session.instructions === undefined ? undefined : scrub(session.instructions)
+            transitionTo({ _tag: "Ready", session: { ...session, instructions } })
           }),
-        onFailure: (error) =>
+        onFailure: (raw) =>
           Effect.suspend(() => {
             if (state._tag === "Closed") return Effect.void
+            const error = Scrub.initializeFailure(scrub, raw)
             // A failed handshake (first or renewed) is terminal: the session ends, with `Failed` kept as why. It is
             // marked ending before readiness settles, so whoever sees `awaitReady` fail also sees `isAlive()` false.
             ending = true
@@ -270,6 +288,8 @@ export const make = <R>(
         pending.settle(id, Exit.fail(Scrub.failure(scrub, error)))
       },
       isPending: (id) => pending.get(id) !== undefined,
+      pendingMethod: (id) => pending.get(id)?.method,
+      ended: (ended) => signal(ended.reason, ended.error),
       sessionLost: () => {
         sessionsLost++
         if (state._tag !== "Ready") return
@@ -281,131 +301,82 @@ export const make = <R>(
       diagnose
     }
 
-    transport = yield* Scope.provide(open(receiver), scope)
+    const live = yield* Scope.provide(open(receiver), scope).pipe(
+      Effect.onError(() => Scope.close(scope, Exit.void))
+    )
+    transport = live
+    const write = live.write
+    if (write !== undefined) sendRequest = (_id, _method, text) => write(text)
 
-    const shutdown = (reason: string): Effect.Effect<void> =>
+    /**
+     * Signal (no new request, nothing left waiting, readiness settled, `awaitTerminated` done), then end the
+     * transport (`force`: at once) and close the scope, which joins every fiber of the session and its transport.
+     */
+    const signal = (reason: string, cause?: ClientClosed | ProcessExited) => {
+      if (refused !== undefined) return
+      const error = cause ?? new ClientClosed({ server, reason })
+      refused = error
+      if (state._tag !== "Closed" && state._tag !== "Failed") transitionTo({ _tag: "Closed", error })
+      pending.failAll(() => error)
+      Deferred.doneUnsafe(terminated, Exit.void)
+    }
+
+    const shutdown = (
+      reason: string,
+      mode: "close" | "force" = "close",
+      cause?: ClientClosed | ProcessExited
+    ): Effect.Effect<void> =>
       Effect.uninterruptible(Effect.suspend(() => {
         if (closing !== undefined) return Deferred.await(closing)
         const done = Deferred.makeUnsafe<void>()
         closing = done
-        const error = new ClientClosed({ server, reason })
-        // Signal: no new request, nothing left waiting, readiness settled. Then close the scope.
-        refused = error
-        if (state._tag !== "Closed" && state._tag !== "Failed") transitionTo({ _tag: "Closed", error })
-        pending.failAll(() => error)
+        signal(reason, cause)
         return Effect.gen(function*() {
-          if (transport !== undefined) yield* transport.close
+          yield* mode === "force" && live.kill !== undefined ? live.kill : live.close
           yield* Scope.close(scope, Exit.void)
           scopeClosed = true
-          yield* Effect.logDebug(`MCP session closed (${reason})`)
+          yield* Effect.logDebug(`MCP client closed (${reason})`)
         }).pipe(
-          Effect.annotateLogs({ mcpServer: server }),
-          Effect.ensuring(Effect.sync(() => {
-            Deferred.doneUnsafe(terminated, Exit.void)
-            Deferred.doneUnsafe(done, Exit.void)
-          }))
+          Effect.annotateLogs({ mcpServer: server, ...live.annotations }),
+          Effect.ensuring(Effect.sync(() => Deferred.doneUnsafe(done, Exit.void)))
         )
       }))
 
     const deadlineFiber = run(pending.runDeadlines)
+    run(publisher.run)
     run(
       Queue.take(logs).pipe(
         Effect.flatMap(([level, text]) => level === "warning" ? Effect.logWarning(text) : Effect.logDebug(text)),
         Effect.forever,
-        Effect.annotateLogs({ mcpServer: server, transport: transport.kind })
+        Effect.annotateLogs({ mcpServer: server, ...(live.annotations ?? { transport: live.kind }) })
       )
     )
-    run(transport.ended.pipe(Effect.flatMap((ended) => Effect.forkIn(shutdown(ended.reason), parent))))
+    run(live.ended.pipe(Effect.flatMap((ended) => Effect.forkIn(shutdown(ended.reason, "close", ended.error), parent))))
     handshakeFiber = run(handshake)
     yield* Effect.addFinalizer(() => shutdown("its scope was closed"))
 
-    const timeoutOf = (options: CallOptions | undefined) =>
-      options?.timeout === undefined
-        ? config.requestTimeoutMs
-        : Math.min(Options.requestTimeoutMillis(options.timeout), config.requestTimeoutMs)
-
-    const request = (method: string, params?: unknown, options?: CallOptions) =>
-      pending.request(method, params, { timeoutMs: timeoutOf(options), cancellable: true })
-
-    /** Runs `use` with the session once ready; `starting` says why not while the first handshake runs. */
-    const whenReady = <A, E, E2>(
-      starting: () => E,
-      options: CallOptions | undefined,
-      use: (session: ServerSession) => Effect.Effect<A, E2>
-    ): Effect.Effect<A, E | E2 | InitializeError> =>
-      Effect.suspend((): Effect.Effect<A, E | E2 | InitializeError> => {
-        switch (state._tag) {
-          case "Ready":
-            return use(state.session)
-          case "Renewing":
-            return Deferred.await(state.done).pipe(
-              Effect.timeoutOption(timeoutOf(options)),
-              Effect.flatMap((session): Effect.Effect<A, E2 | RequestTimeout> =>
-                Option.isSome(session)
-                  ? use(session.value)
-                  : Effect.fail(new RequestTimeout({ server, method: "initialize", timeoutMs: timeoutOf(options) }))
-              )
-            )
-          case "Starting":
-            return Effect.fail(starting())
-          case "Failed":
-          case "Closed":
-            return Effect.fail(state.error)
-        }
-      })
-
-    const toCallResult = (raw: unknown): Effect.Effect<CallToolResult, ProtocolError> => {
-      const decoded = decodeCallResult(raw)
-      return Exit.isSuccess(decoded)
-        ? Effect.succeed(decoded.value)
-        : Effect.fail(
-          new ProtocolError({ server, method: "tools/call", detail: schemaDetail(decoded.cause) })
-        )
-    }
-
-    const callTool = (name: string, args?: Readonly<Record<string, unknown>>, options?: CallOptions) =>
-      whenReady(
-        () => new ErrIndexBuilding({ server, tool: name }),
-        options,
-        () => Effect.flatMap(request("tools/call", { name, arguments: args ?? {} }, options), toCallResult)
-      )
-
-    const listTools = (options?: CallOptions): Effect.Effect<ListedTools, ListToolsError> =>
-      whenReady(
-        () => new NotReady({ server, operation: "listTools" }),
-        options,
-        (session) =>
-          Effect.suspend(() => {
-            const collected = ToolList.collector(scrub)
-            return CursorLoop.collect({
-              server,
-              method: "tools/list",
-              maxPages: config.maxPages,
-              protocolVersion: session.protocolVersion,
-              fetch: (params) => request("tools/list", params, options),
-              page: ToolList.page(server),
-              onItems: collected.add
-            }).pipe(Effect.map((pages): ListedTools => ({
-              tools: collected.tools,
-              instructions: session.instructions,
-              skipped: collected.skipped,
-              pages
-            })))
-          })
-      ).pipe(Effect.withSpan("McpSession.listTools"))
+    const calls = Calls.make({
+      server,
+      requestTimeoutMs: config.requestTimeoutMs,
+      maxPages: config.maxPages,
+      pending,
+      readiness: () => state,
+      refusal: () => live.refusal?.(),
+      scrub
+    })
+    const { request } = calls
 
     const current = (): ServerSession | undefined =>
       state._tag === "Ready" || state._tag === "Renewing" ? state.session : undefined
 
-    const live = transport
-    return {
+    const session: McpSession = {
       name: server,
       get transport() {
         return live.kind
       },
       url: config.url,
-      isAlive: () => !ending && closing === undefined,
-      isReady: () => state._tag === "Ready",
+      isAlive: () => !ending && closing === undefined && live.refusal?.() === undefined,
+      isReady: () => state._tag === "Ready" && live.refusal?.() === undefined,
       readiness: () => state,
       readinessChanges: Stream.fromPubSub(changes),
       awaitReady: Effect.suspend(() => {
@@ -421,13 +392,14 @@ export const make = <R>(
         }
       }),
       session: () => Option.fromUndefinedOr(current()),
-      listTools,
-      callTool,
+      listTools: calls.listTools,
+      callTool: calls.callTool,
       ping: (options) => Effect.asVoid(request("ping", undefined, options)),
       request,
       notifications: Stream.fromPubSub(notifications),
       awaitTerminated: Deferred.await(terminated),
       close: shutdown("close was called"),
+      forceClose: shutdown("forceClose was called", "force"),
       stats: () => ({
         ...counters,
         oversize,
@@ -446,5 +418,6 @@ export const make = <R>(
         },
         sessionsLost
       })
-    } satisfies McpSession
+    }
+    return { session, transport: live }
   })

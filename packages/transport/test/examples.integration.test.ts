@@ -24,7 +24,7 @@ it.live("the README's quickstart example runs", () =>
 
 const remote = fileURLToPath(new URL("../examples/remote.ts", import.meta.url))
 
-it.live("the README's remote example runs", () =>
+it.live("the README's remote example runs against the fake server's HTTP mode", () =>
   Effect.callback<{ code: number | null; stdout: string; stderr: string }>((resume) => {
     const child = execFile(
       process.execPath,
@@ -35,9 +35,9 @@ it.live("the README's remote example runs", () =>
     )
   }).pipe(Effect.map(({ code, stderr, stdout }) => {
     assert.strictEqual(code, 0, stderr)
-    assert.include(stdout, "connected over http to peer at http://127.0.0.1:")
-    assert.include(stdout, "tools: echo")
-    assert.include(stdout, `echo → [{"type":"text","text":"echo: hello"}]`)
+    assert.include(stdout, "connected over http to fake-mcp-http-server at http://127.0.0.1:")
+    assert.include(stdout, "tools: echo, tool_1, tool_2, change_tools, notify, server_request, sleep")
+    assert.include(stdout, `echo → [{"type":"text","text":"{\\"text\\":\\"hello\\"}"}]`)
     assert.include(stdout, "session ended: true")
     assert.notInclude(stdout + stderr, "example-token")
   })))

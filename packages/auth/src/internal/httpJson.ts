@@ -3,8 +3,14 @@
  * has a deadline, and bodies are read up to a cap, so a hostile or stuck peer can neither hang the flow nor
  * make it buffer without bound.
  */
-import { Data, Duration, Effect, Option, Schema, Stream } from "effect"
-import { HttpClient, HttpClientRequest } from "effect/http"
+import * as Data from "effect/Data"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
 
 /** The most bytes of a metadata, registration or token response that are read. */
 export const MAX_BODY_BYTES = 256 * 1024

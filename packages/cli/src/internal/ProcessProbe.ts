@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 
 /** `true` while a process with this pid exists (also when it belongs to someone else: `EPERM`). */
 export const isRunning = (pid: number): Effect.Effect<boolean> =>

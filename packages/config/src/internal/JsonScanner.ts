@@ -17,7 +17,7 @@
  *
  * @since 0.1.0
  */
-import { Result } from "effect"
+import * as Result from "effect/Result"
 
 /**
  * One step of a JSON path: an object key or an array index.

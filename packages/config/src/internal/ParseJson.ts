@@ -3,7 +3,8 @@
  *
  * @since 0.1.0
  */
-import { Effect, Result } from "effect"
+import * as Effect from "effect/Effect"
+import * as Result from "effect/Result"
 import * as ConfigError from "../ConfigError.ts"
 import * as JsonPath from "./JsonPath.ts"
 import * as JsonScanner from "./JsonScanner.ts"

@@ -4,7 +4,9 @@
  *
  * @since 0.1.0
  */
-import { Effect, Schema, SchemaIssue } from "effect"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import * as SchemaIssue from "effect/SchemaIssue"
 import * as ConfigError from "../ConfigError.ts"
 import * as ConfigWarning from "../ConfigWarning.ts"
 import * as JsonPath from "./JsonPath.ts"

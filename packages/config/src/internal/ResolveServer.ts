@@ -4,7 +4,9 @@
  *
  * @since 0.1.0
  */
-import { Effect, Redacted, Result } from "effect"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
+import * as Result from "effect/Result"
 import { dirname, isAbsolute, join } from "node:path"
 import * as ConfigError from "../ConfigError.ts"
 import * as EnvExpansion from "../EnvExpansion.ts"

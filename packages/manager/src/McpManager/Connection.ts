@@ -6,12 +6,18 @@
  *
  * @internal
  */
-import { McpAuth } from "@mcp-fleet/auth"
+import * as McpAuth from "@mcp-fleet/auth/McpAuth"
 import { McpClient, McpError } from "@mcp-fleet/transport"
-import { Effect, Exit, Option, Queue, Redacted, Scope, Stream } from "effect"
-import type { Context } from "effect"
-import { HttpClient } from "effect/http"
-import type { ChildProcessSpawner } from "effect/process"
+import type * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as HttpClient from "effect/http/HttpClient"
+import * as Option from "effect/Option"
+import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
+import * as Queue from "effect/Queue"
+import * as Redacted from "effect/Redacted"
+import * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
 import type { ServerConfig } from "../ManagerOptions.ts"
 import * as Discovery from "./Discovery.ts"
 import { authorizationReason } from "./Failure.ts"

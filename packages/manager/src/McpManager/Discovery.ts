@@ -5,7 +5,8 @@
  * @internal
  */
 import type { McpClient } from "@mcp-fleet/transport"
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import type * as ServerTransition from "../ServerTransition.ts"
 import { authorizationReason } from "./Failure.ts"
 

@@ -5,7 +5,7 @@
  * @internal
  */
 import type { McpClient } from "@mcp-fleet/transport"
-import { Option } from "effect"
+import * as Option from "effect/Option"
 
 /** A dead client's exit, as a sentence with its last stderr line. */
 export const describeExit = (client: McpClient.McpClient): string => {

@@ -11,8 +11,16 @@
  *
  * @internal
  */
-import { Clock, Deferred, Effect, Exit, Fiber, PubSub, Queue, Stream } from "effect"
-import type { Cause, Scope } from "effect"
+import type * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as PubSub from "effect/PubSub"
+import * as Queue from "effect/Queue"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
 import type { ServerConfig, StateChange, ToolsChange } from "../ManagerOptions.ts"
 import type { ServerHealth } from "../ServerHealth.ts"
 import * as ServerState from "../ServerState.ts"

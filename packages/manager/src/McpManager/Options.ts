@@ -3,7 +3,11 @@
  *
  * @internal
  */
-import { Duration, Effect, Exit, Pull, Schedule } from "effect"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Pull from "effect/Pull"
+import * as Schedule from "effect/Schedule"
 import type { ManagerOptions, StateChange, ToolsChange } from "../ManagerOptions.ts"
 import { backoff, defaultReconnect } from "../ManagerOptions.ts"
 

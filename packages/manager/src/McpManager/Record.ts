@@ -5,7 +5,7 @@
  */
 import type { McpClient, Tool } from "@mcp-fleet/transport"
 import { RemoteClient } from "@mcp-fleet/transport"
-import type { Scope } from "effect"
+import type * as Scope from "effect/Scope"
 import type { ServerConfig } from "../ManagerOptions.ts"
 import type { ServerHealth } from "../ServerHealth.ts"
 import * as ServerState from "../ServerState.ts"

@@ -6,7 +6,15 @@
  * @internal
  */
 import type { McpError } from "@mcp-fleet/transport"
-import { Clock, Duration, Effect, Exit, FiberMap, Redacted, Schedule, Scope, Semaphore } from "effect"
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as FiberMap from "effect/FiberMap"
+import * as Redacted from "effect/Redacted"
+import * as Schedule from "effect/Schedule"
+import * as Scope from "effect/Scope"
+import * as Semaphore from "effect/Semaphore"
 import type { ServerConfig } from "../ManagerOptions.ts"
 import * as Connection from "./Connection.ts"
 import * as Discovery from "./Discovery.ts"

@@ -5,7 +5,8 @@
  * @internal
  */
 import { AuthorizationRequired, ConnectionFailed, HttpStatusError, RedirectRefused, StreamEnded } from "../HttpError.ts"
-import { ProtocolError } from "../McpError.ts"
+import type { InitializeError } from "../McpError.ts"
+import { ProtocolError, UnsupportedProtocolVersion } from "../McpError.ts"
 import type { RequestFailure } from "../transport/Transport.ts"
 
 /** The same failure with its server-derived text scrubbed. */
@@ -34,6 +35,21 @@ export const failure = (scrub: (text: string) => string, error: RequestFailure):
     case "MessageTooLarge":
       return error
   }
+}
+
+/** A handshake failure with the server's text in it scrubbed (a version string, a Schema error quoting it). */
+export const initializeFailure = (scrub: (text: string) => string, error: InitializeError): InitializeError => {
+  if (error._tag === "ProtocolError") {
+    return new ProtocolError({ server: error.server, method: error.method, detail: scrub(error.detail) })
+  }
+  if (error._tag === "UnsupportedProtocolVersion" && error.answered !== undefined) {
+    return new UnsupportedProtocolVersion({
+      server: error.server,
+      answered: scrub(error.answered),
+      supported: error.supported
+    })
+  }
+  return error
 }
 
 const fields = (error: { readonly server: string; readonly method: string }) => ({

@@ -10,7 +10,7 @@
  */
 import type * as Effect from "effect/Effect"
 import type { HttpError } from "../HttpError.ts"
-import type { MessageTooLarge, ProtocolError } from "../McpError.ts"
+import type { ClientClosed, MessageTooLarge, ProcessExited, ProtocolError } from "../McpError.ts"
 
 /**
  * Which wire a transport speaks.
@@ -53,10 +53,18 @@ export interface Receiver {
   readonly failRequest: (id: number, error: RequestFailure) => void
   /** Whether request `id` still waits for an answer (so a stream that ended without it is resumed). */
   readonly isPending: (id: number) => boolean
+  /** The method of request `id` while it still waits (for an error about it); `undefined` once it does not. */
+  readonly pendingMethod: (id: number) => string | undefined
   /** The server forgot the session (HTTP only): the session fails what is in flight and initializes again. */
   readonly sessionLost: () => void
   /** Something the server sent was skipped; logged as a warning by the session. */
   readonly diagnose: (text: string) => void
+  /**
+   * The transport ended by itself (what `Transport.ended` then completes with). Calling it is optional; a transport
+   * that does (stdio) has the session refuse new calls and fail pending ones in the same synchronous step, rather
+   * than after the session's fiber has seen `ended`.
+   */
+  readonly ended: (ended: Ended) => void
 }
 
 /**
@@ -67,6 +75,11 @@ export interface Receiver {
  */
 export interface Ended {
   readonly reason: string
+  /**
+   * What calls fail with now, when the transport knows better than "closed" (stdio: `ProcessExited` with the exit
+   * code, signal and stderr tail). Absent: `ClientClosed` with `reason`.
+   */
+  readonly error?: ProcessExited | ClientClosed | undefined
 }
 
 /**
@@ -87,4 +100,18 @@ export interface Transport {
   readonly ended: Effect.Effect<Ended>
   /** Ends the transport, bounded: aborts every exchange and stream and ends the session (`DELETE`) if any. */
   readonly close: Effect.Effect<void>
+  /** Ends the transport at once, for `forceClose` (stdio: SIGKILL to the process group). Absent: `close`. */
+  readonly kill?: Effect.Effect<void> | undefined
+  /**
+   * Queues one request's text (a pipe that carries every message as it is, stdio: the session then builds no
+   * `Frame` per call). Absent: requests go through `send`.
+   */
+  readonly write?: ((text: string) => void) | undefined
+  /**
+   * Why no request can be sent any more, known before the transport has `ended` (stdio: the process has exited and
+   * its last output is being drained). Absent or `undefined`: requests may be sent.
+   */
+  readonly refusal?: (() => ProcessExited | ClientClosed | undefined) | undefined
+  /** Log annotations of the session's lines about this transport (stdio: the pid). Default: `transport`. */
+  readonly annotations?: Readonly<Record<string, unknown>> | undefined
 }

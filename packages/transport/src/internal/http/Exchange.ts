@@ -4,7 +4,8 @@
  *
  * @internal
  */
-import { McpAuth, WwwAuthenticate } from "@mcp-fleet/auth"
+import * as McpAuth from "@mcp-fleet/auth/McpAuth"
+import * as WwwAuthenticate from "@mcp-fleet/auth/WwwAuthenticate"
 import * as Effect from "effect/Effect"
 import type * as HttpClient from "effect/http/HttpClient"
 import type * as HttpClientError from "effect/http/HttpClientError"

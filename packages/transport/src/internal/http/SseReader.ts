@@ -9,7 +9,7 @@
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import { Sse } from "effect/encoding"
+import * as Sse from "effect/encoding/Sse"
 import type * as HttpClientError from "effect/http/HttpClientError"
 import * as Stream from "effect/Stream"
 
