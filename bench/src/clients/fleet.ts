@@ -4,13 +4,15 @@
  * @since 0.0.0
  */
 import * as NodeServices from "@effect/platform-node/NodeServices"
-import { McpClient } from "@mcp-fleet/transport"
-import { Effect, Exit, ManagedRuntime, Scope } from "effect"
+import { McpClient, Telemetry } from "@mcp-fleet/transport"
+import { Effect, Exit, Layer, ManagedRuntime, Scope } from "effect"
 import type { ClientAdapter, ClientSession } from "../ClientAdapter.ts"
 import { fiberCallLoop } from "../fiberLoop.ts"
 
 /** One runtime with the Node services (the child-process spawner) for every session of this process. */
 const runtime = ManagedRuntime.make(NodeServices.layer)
+/** The same, with `Telemetry.layer()`: a span (Effect's own tracer, no exporter) and metrics for every request. */
+const tracedRuntime = ManagedRuntime.make(Layer.merge(NodeServices.layer, Telemetry.layer()))
 
 /**
  * `McpClient.make` in a scope this adapter closes itself: `start` resolves once `awaitReady` has succeeded
@@ -22,9 +24,11 @@ const runtime = ManagedRuntime.make(NodeServices.layer)
  *
  * @since 0.0.0
  */
-const make = (fibers: boolean): ClientAdapter => ({
-  id: fibers ? "fleet-fibers" : "fleet",
-  label: fibers
+const make = (fibers: boolean, traced = false): ClientAdapter => ({
+  id: traced ? "fleet-traced" : fibers ? "fleet-fibers" : "fleet",
+  label: traced
+    ? "@mcp-fleet/transport McpClient with Telemetry.layer() (a span and metrics per request, Effect's tracer)"
+    : fibers
     ? "@mcp-fleet/transport McpClient, the call loop run as Effect fibers (no Effect.runPromise per call)"
     : "@mcp-fleet/transport McpClient (stdio, NodeServices spawner)",
   // What a program needs to run a client: the transport and a ChildProcessSpawner (it no longer loads the effect
@@ -42,7 +46,7 @@ const make = (fibers: boolean): ClientAdapter => ({
       yield* client.awaitReady
       return client
     })
-    const exit = await runtime.runPromiseExit(connect.pipe(Scope.provide(scope)))
+    const exit = await (traced ? tracedRuntime : runtime).runPromiseExit(connect.pipe(Scope.provide(scope)))
     if (Exit.isFailure(exit)) {
       await Effect.runPromise(Scope.close(scope, exit))
       throw new Error(`fleet: McpClient did not start: ${String(exit.cause)}`)
@@ -77,3 +81,6 @@ export const adapter: ClientAdapter = make(false)
 
 /** The call cells' loop run as Effect fibers; everything else as `adapter`. */
 export const fibersAdapter: ClientAdapter = make(true)
+
+/** `adapter` with telemetry on: the traced request path, next to the untraced one in the same run. */
+export const tracedAdapter: ClientAdapter = make(false, true)

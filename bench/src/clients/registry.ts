@@ -34,6 +34,8 @@ export const clientEntries: ReadonlyArray<ClientEntry> = [
   // Effect.runPromise per call); every other cell as the plain adapter.
   { id: "fleet-fibers", wired: true, load: () => import("./fleet.ts").then((m) => m.fibersAdapter) },
   { id: "effect-fibers", wired: true, load: () => import("./effect.ts").then((m) => m.fibersAdapter) },
+  // An optional extra: fleet with Telemetry.layer() (a span and metrics per request), beside the untraced `fleet`.
+  { id: "fleet-traced", wired: true, load: () => import("./fleet.ts").then((m) => m.tracedAdapter) },
   // An optional extra: raw with the server in its own session/process group, as process-group kill requires.
   { id: "raw-detached", wired: true, load: () => import("./rawDetached.ts").then((m) => m.adapter) }
 ]

@@ -13,8 +13,8 @@
  */
 import { Ajv } from "ajv"
 import { Ajv2020 } from "ajv/dist/2020.js"
-import { Effect } from "effect"
-import type { Result } from "effect"
+import * as Effect from "effect/Effect"
+import type * as Result from "effect/Result"
 
 /**
  * Checks one call's arguments: `undefined` when they match, otherwise what does not, in one line.

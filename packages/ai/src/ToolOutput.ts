@@ -6,8 +6,9 @@
  * @since 0.1.0
  */
 import type { Protocol } from "@mcp-fleet/transport"
-import { Predicate, Schema } from "effect"
 import { Prompt } from "effect/ai"
+import * as Predicate from "effect/Predicate"
+import * as Schema from "effect/Schema"
 
 /**
  * A file the tool returned: an image, audio, or an embedded binary resource, base64 as sent.

@@ -22,6 +22,10 @@ export class DiscoveryFailed extends Schema.TaggedError<DiscoveryFailed>("@mcp-f
     cause: Schema.optional(Schema.Defect())
   }
 ) {
+  /** Permanent: no metadata was found at any of the well-known URLs. */
+  get isRetryable(): boolean {
+    return false
+  }
   override get message(): string {
     return `No ${this.what} was found (tried ${this.tried.join(", ")}).`
   }
@@ -36,6 +40,10 @@ export class DiscoveryFailed extends Schema.TaggedError<DiscoveryFailed>("@mcp-f
 export class ResourceMismatch extends Schema.TaggedError<ResourceMismatch>(
   "@mcp-fleet/auth/AuthError/ResourceMismatch"
 )("ResourceMismatch", { expected: Schema.String, advertised: Schema.String }) {
+  /** Permanent: the metadata names another resource. */
+  get isRetryable(): boolean {
+    return false
+  }
   override get message(): string {
     return `The protected resource metadata is for ${this.advertised}, not for the MCP server ${this.expected}.`
   }
@@ -52,6 +60,10 @@ export class PkceUnsupported extends Schema.TaggedError<PkceUnsupported>("@mcp-f
   "PkceUnsupported",
   { issuer: Schema.String, advertised: Schema.optional(Schema.Array(Schema.String)) }
 ) {
+  /** Permanent: the authorization server does not offer S256. */
+  get isRetryable(): boolean {
+    return false
+  }
   override get message(): string {
     return this.advertised === undefined
       ? `The authorization server ${this.issuer} does not advertise code_challenge_methods_supported, so PKCE cannot be assured.`
@@ -69,6 +81,10 @@ export class PkceUnsupported extends Schema.TaggedError<PkceUnsupported>("@mcp-f
 export class RegistrationFailed extends Schema.TaggedError<RegistrationFailed>(
   "@mcp-fleet/auth/AuthError/RegistrationFailed"
 )("RegistrationFailed", { issuer: Schema.String, reason: Schema.String, cause: Schema.optional(Schema.Defect()) }) {
+  /** Permanent: no client id can be obtained without a configuration change. */
+  get isRetryable(): boolean {
+    return false
+  }
   override get message(): string {
     return `Could not register a client with the authorization server ${this.issuer}: ${this.reason}.`
   }
@@ -84,6 +100,10 @@ export class RegistrationFailed extends Schema.TaggedError<RegistrationFailed>(
 export class AuthorizationFailed extends Schema.TaggedError<AuthorizationFailed>(
   "@mcp-fleet/auth/AuthError/AuthorizationFailed"
 )("AuthorizationFailed", { issuer: Schema.String, reason: Schema.String, cause: Schema.optional(Schema.Defect()) }) {
+  /** Permanent: the user's authorization failed or was refused. */
+  get isRetryable(): boolean {
+    return false
+  }
   override get message(): string {
     return `Authorization at ${this.issuer} failed: ${this.reason}.`
   }
@@ -105,6 +125,10 @@ export class TokenRequestFailed extends Schema.TaggedError<TokenRequestFailed>(
   oauthError: Schema.optional(Schema.String),
   cause: Schema.optional(Schema.Defect())
 }) {
+  /** Transient when the endpoint could not be reached, timed out or answered garbage (no OAuth `error`); permanent for an OAuth error such as `invalid_grant`. */
+  get isRetryable(): boolean {
+    return this.oauthError === undefined
+  }
   override get message(): string {
     return `The token request (${this.grant}) to ${this.endpoint} failed: ${this.reason}.`
   }
@@ -124,6 +148,10 @@ export class AuthorizationRequired extends Schema.TaggedError<AuthorizationRequi
   reason: Schema.String,
   cause: Schema.optional(Schema.Defect())
 }) {
+  /** Permanent: the user must authorize first (for the CLI: `mcp-fleet auth login`). */
+  get isRetryable(): boolean {
+    return false
+  }
   override get message(): string {
     return `The MCP server ${this.resource} needs authorization: ${this.reason}`
   }

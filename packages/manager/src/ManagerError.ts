@@ -16,6 +16,10 @@ export class UnknownServer extends Schema.TaggedError<UnknownServer>()("UnknownS
   server: Schema.String,
   known: Schema.Array(Schema.String)
 }) {
+  /** Permanent: no server has that name. */
+  get isRetryable(): boolean {
+    return false
+  }
   override get message(): string {
     return `No MCP server is named "${this.server}"; the configured servers are ${
       this.known.length > 0 ? this.known.map((n) => `"${n}"`).join(", ") : "none"
@@ -36,6 +40,10 @@ export class ServerUnavailable extends Schema.TaggedError<ServerUnavailable>()("
   attempt: Schema.Number,
   gaveUp: Schema.Boolean
 }) {
+  /** Transient while the server is starting or reconnecting; permanent when it is disabled or reconnection gave up (`GaveUp`). */
+  get isRetryable(): boolean {
+    return this.state !== "disabled" && !this.gaveUp
+  }
   override get message(): string {
     if (this.state === "disabled") return `MCP server "${this.server}" is disabled in the configuration.`
     if (this.state === "unauthorized") {
@@ -64,6 +72,10 @@ export class ServerNotReady extends Schema.TaggedError<ServerNotReady>()("Server
   state: Schema.String,
   lastError: Schema.optionalKey(Schema.String)
 }) {
+  /** Permanent: the server settled in a state other than ready. */
+  get isRetryable(): boolean {
+    return false
+  }
   override get message(): string {
     return `MCP server "${this.server}" settled as ${this.state}, not ready${
       this.lastError !== undefined ? `: ${this.lastError}` : "."
@@ -80,6 +92,10 @@ export class ServerNotReady extends Schema.TaggedError<ServerNotReady>()("Server
 export class DuplicateServer extends Schema.TaggedError<DuplicateServer>()("DuplicateServer", {
   server: Schema.String
 }) {
+  /** Permanent: the name is taken. */
+  get isRetryable(): boolean {
+    return false
+  }
   override get message(): string {
     return `An MCP server named "${this.server}" is already in the fleet; remove it or update it instead.`
   }

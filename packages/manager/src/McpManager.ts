@@ -32,17 +32,20 @@
  */
 import * as McpAuth from "@mcp-fleet/auth/McpAuth"
 import type { McpClient, McpError, Protocol, Tool } from "@mcp-fleet/transport"
+import { Telemetry, TypedCall } from "@mcp-fleet/transport"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
+import type * as Schema from "effect/Schema"
 import * as Scope from "effect/Scope"
 import type * as Stream from "effect/Stream"
 import { DuplicateServer, ServerNotReady, ServerUnavailable, UnknownServer } from "./ManagerError.ts"
 import type { ManagerOptions, ServerConfig, StateChange } from "./ManagerOptions.ts"
 import * as Connection from "./McpManager/Connection.ts"
 import * as Ledger from "./McpManager/Ledger.ts"
+import * as Metrics from "./McpManager/Metrics.ts"
 import * as Options from "./McpManager/Options.ts"
 import type { ServerRecord } from "./McpManager/Record.ts"
 import * as Supervisor from "./McpManager/Supervisor.ts"
@@ -72,12 +75,25 @@ export class McpManager extends Context.Service<McpManager, {
    * typed error that says why; transport errors (including `ErrIndexBuilding`) pass through unchanged. A
    * call that finds the process gone marks the server offline and starts reconnection.
    */
-  readonly call: (
-    server: string,
-    tool: string,
-    args?: Readonly<Record<string, unknown>>,
-    options?: McpClient.CallOptions
-  ) => Effect.Effect<Protocol.CallToolResult, UnknownServer | ServerUnavailable | McpError.CallToolError>
+  readonly call: {
+    /** A typed call: `structuredContent` decoded with `options.schema` (see `TypedCall` in the transport). */
+    <S extends Schema.Constraint>(
+      server: string,
+      tool: string,
+      args: Readonly<Record<string, unknown>> | undefined,
+      options: TypedCall.TypedCallOptions<S>
+    ): Effect.Effect<
+      TypedCall.TypedCallResult<S["Type"]>,
+      UnknownServer | ServerUnavailable | McpError.CallToolError | McpError.StructuredContentInvalid,
+      S["DecodingServices"]
+    >
+    (
+      server: string,
+      tool: string,
+      args?: Readonly<Record<string, unknown>>,
+      options?: McpClient.CallOptions
+    ): Effect.Effect<Protocol.CallToolResult, UnknownServer | ServerUnavailable | McpError.CallToolError>
+  }
   /** Waits until the server is `ready`; fails if it settles otherwise. Bounded only by the caller's timeout. */
   readonly waitForReady: (name: string) => Effect.Effect<ServerHealth, UnknownServer | ServerNotReady>
   /**
@@ -149,7 +165,10 @@ export const make = Effect.fnUntraced(function*(
   const http = yield* Effect.serviceOption(HttpClient.HttpClient)
   // Optional too: OAuth for remote servers that answer 401 (the CLI provides it with its prompt and token store).
   const auth = yield* Effect.serviceOption(McpAuth.McpAuth)
-  const ledger = yield* Ledger.make(options, Object.entries(input.servers))
+  // Read once: with telemetry off (the default) no metric is recorded and no span annotated.
+  const telemetry = yield* Telemetry.McpTelemetry
+  const metrics = telemetry.enabled ? Metrics.make(yield* Effect.context<never>()) : undefined
+  const ledger = yield* Ledger.make(options, Object.entries(input.servers), metrics)
   const supervisor = yield* Supervisor.make({ ledger, options, scope: connections, spawner, http, auth })
   yield* Effect.forEach(ledger.names(), supervisor.start, { concurrency: "unbounded", discard: true })
   yield* Effect.addFinalizer(() => Effect.andThen(supervisor.drain("graceful"), ledger.flush))
@@ -163,12 +182,19 @@ export const make = Effect.fnUntraced(function*(
     })
   const healthOf = (name: string) => ledger.health().find((h) => h.name === name)!
 
-  const call = Effect.fn("McpManager.call")(function*(
+  const callUntyped = Effect.fn("McpManager.call")(function*(
     server: string,
     tool: string,
     args?: Readonly<Record<string, unknown>>,
     callOptions?: McpClient.CallOptions
   ) {
+    if (telemetry.enabled) {
+      yield* Effect.annotateCurrentSpan({
+        "mcp.method.name": "tools/call",
+        "mcp.server.name": server,
+        "gen_ai.tool.name": tool
+      })
+    }
     // No lock: one read of the ledger and of the client's flags.
     const record = yield* lookup(server)
     const conn = record.conn
@@ -182,6 +208,38 @@ export const make = Effect.fnUntraced(function*(
       Effect.tapError((error) => Effect.sync(() => Connection.onCallFailed(ledger, options, server, conn, error)))
     )
   })
+
+  function call<S extends Schema.Constraint>(
+    server: string,
+    tool: string,
+    args: Readonly<Record<string, unknown>> | undefined,
+    options: TypedCall.TypedCallOptions<S>
+  ): Effect.Effect<
+    TypedCall.TypedCallResult<S["Type"]>,
+    UnknownServer | ServerUnavailable | McpError.CallToolError | McpError.StructuredContentInvalid,
+    S["DecodingServices"]
+  >
+  function call(
+    server: string,
+    tool: string,
+    args?: Readonly<Record<string, unknown>>,
+    options?: McpClient.CallOptions
+  ): Effect.Effect<Protocol.CallToolResult, UnknownServer | ServerUnavailable | McpError.CallToolError>
+  function call(
+    server: string,
+    tool: string,
+    args?: Readonly<Record<string, unknown>>,
+    options?: McpClient.CallOptions | TypedCall.TypedCallOptions<Schema.Constraint>
+  ): Effect.Effect<
+    Protocol.CallToolResult,
+    UnknownServer | ServerUnavailable | McpError.CallToolError | McpError.StructuredContentInvalid,
+    unknown
+  > {
+    if (options === undefined || !("schema" in options)) return callUntyped(server, tool, args, options)
+    // Only the deadline goes down: the client would decode a `schema` too.
+    const untyped = options.timeout === undefined ? undefined : { timeout: options.timeout }
+    return Effect.flatMap(callUntyped(server, tool, args, untyped), TypedCall.decode(server, tool, options.schema))
+  }
 
   const waitForReady = Effect.fn("McpManager.waitForReady")(function*(name: string) {
     yield* lookup(name)

@@ -18,3 +18,5 @@ export * as ServerState from "./ServerState.ts"
 export * as StatusText from "./StatusText.ts"
 /** @since 0.2.0 */
 export * as ServerTransition from "./ServerTransition.ts"
+/** @since 0.3.0 */
+export * as FleetMetrics from "./FleetMetrics.ts"

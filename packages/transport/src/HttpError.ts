@@ -20,6 +20,10 @@ export class ConnectionFailed extends Schema.TaggedError<ConnectionFailed>()("Co
   url: Schema.String,
   reason: Schema.String
 }) {
+  /** Transient: the server may be restarting or the network may come back (connection refused, DNS, reset). */
+  get isRetryable(): boolean {
+    return true
+  }
   override get message(): string {
     return `MCP server "${this.server}" at ${this.url} could not be reached for ${this.method}: ${this.reason}.`
   }
@@ -40,6 +44,10 @@ export class HttpStatusError extends Schema.TaggedError<HttpStatusError>()("Http
   wwwAuthenticate: Schema.optionalKey(Schema.String),
   retryAfter: Schema.optionalKey(Schema.String)
 }) {
+  /** Transient for 5xx, 408 and 429 (server trouble, overload, rate limit); permanent for other statuses (400, 401, 403, 404…). */
+  get isRetryable(): boolean {
+    return this.status >= 500 || this.status === 408 || this.status === 429
+  }
   override get message(): string {
     const auth = this.wwwAuthenticate !== undefined ? ` (WWW-Authenticate: ${this.wwwAuthenticate})` : ""
     const wait = this.retryAfter !== undefined ? ` (Retry-After: ${this.retryAfter})` : ""
@@ -63,6 +71,10 @@ export class SessionExpired extends Schema.TaggedError<SessionExpired>()("Sessio
   get retryable(): boolean {
     return true
   }
+  /** Transient: the client opens a new session, so the same call can be made again. */
+  get isRetryable(): boolean {
+    return true
+  }
   override get message(): string {
     return `MCP server "${this.server}" ended the session while ${this.method} was waiting; the client opens a new session, so retry the call.`
   }
@@ -80,6 +92,10 @@ export class StreamEnded extends Schema.TaggedError<StreamEnded>()("StreamEnded"
   method: Schema.String,
   reason: Schema.String
 }) {
+  /** Transient: the connection was lost before the answer. */
+  get isRetryable(): boolean {
+    return true
+  }
   override get message(): string {
     return `MCP server "${this.server}" ended the stream of ${this.method} before its answer: ${this.reason}.`
   }
@@ -97,6 +113,10 @@ export class RedirectRefused extends Schema.TaggedError<RedirectRefused>()("Redi
   method: Schema.String,
   location: Schema.String
 }) {
+  /** Permanent: the server keeps redirecting to another origin. */
+  get isRetryable(): boolean {
+    return false
+  }
   override get message(): string {
     return `MCP server "${this.server}" redirected ${this.method} to ${this.location}, another origin or too many hops; the redirect was not followed.`
   }
@@ -117,6 +137,10 @@ export class AuthorizationRequired extends Schema.TaggedError<AuthorizationRequi
   status: Schema.Number,
   reason: Schema.String
 }) {
+  /** Permanent: retrying cannot help until the user authorizes. */
+  get isRetryable(): boolean {
+    return false
+  }
   override get message(): string {
     return `MCP server "${this.server}" needs authorization (${this.method} was answered HTTP ${this.status}): ${this.reason}`
   }
@@ -147,6 +171,10 @@ export class InvalidUrl extends Schema.TaggedError<InvalidUrl>()("InvalidUrl", {
   url: Schema.String,
   reason: Schema.String
 }) {
+  /** Permanent: the URL is unusable until the configuration changes. */
+  get isRetryable(): boolean {
+    return false
+  }
   override get message(): string {
     return `MCP server "${this.server}" has an unusable URL ${this.url}: ${this.reason}.`
   }

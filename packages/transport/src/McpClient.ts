@@ -37,11 +37,12 @@ import * as RemoteAdapter from "./internal/RemoteAdapter.ts"
 import * as StdioConstruction from "./internal/StdioClient.ts"
 import type { McpClientOptions } from "./McpClientOptions.ts"
 import type { CallToolError, InitializeError, ListToolsError, RequestError, SpawnError } from "./McpError.ts"
-import type { CallToolResult, ServerNotification, ServerSession } from "./Protocol.ts"
+import type { ServerNotification, ServerSession } from "./Protocol.ts"
 import type { RemoteOptions } from "./RemoteClient.ts"
 import type { DiscoveredTool } from "./Tool.ts"
 import type * as Stdio from "./transport/Stdio.ts"
 import type * as Transport from "./transport/Transport.ts"
+import type * as TypedCall from "./TypedCall.ts"
 
 /**
  * How a server's process ended.
@@ -141,12 +142,11 @@ export interface McpClient {
    * protocol era (≤ 2025-11-25) `nextCursor: ""` ends the list too.
    */
   readonly listTools: (options?: CallOptions) => Effect.Effect<ToolList, ListToolsError>
-  /** Calls a tool. Before the server is ready it fails with `ErrIndexBuilding`. */
-  readonly callTool: (
-    name: string,
-    args?: Readonly<Record<string, unknown>>,
-    options?: CallOptions
-  ) => Effect.Effect<CallToolResult, CallToolError>
+  /**
+   * Calls a tool. Before the server is ready it fails with `ErrIndexBuilding`. With `{ schema }` the result's
+   * `structuredContent` is decoded with it (see `TypedCall`).
+   */
+  readonly callTool: TypedCall.CallTool<CallToolError>
   /** Sends `ping` (allowed before `initialize` has been answered). */
   readonly ping: (options?: CallOptions) => Effect.Effect<void, RequestError>
   /** Sends any request through the same path as every other method, and returns its raw `result`. */

@@ -28,6 +28,10 @@ export class SpawnError extends Schema.TaggedError<SpawnError>()("SpawnError", {
   command: Schema.String,
   reason: Schema.String
 }) {
+  /** Permanent: the same command fails the same way until the configuration changes. */
+  get isRetryable(): boolean {
+    return false
+  }
   override get message(): string {
     return `MCP server "${this.server}" could not be started (${this.command}): ${this.reason}.`
   }
@@ -45,6 +49,10 @@ export class ProcessExited extends Schema.TaggedError<ProcessExited>()("ProcessE
   signal: Schema.NullOr(Schema.String),
   stderrTail: StderrTail
 }) {
+  /** Transient: the manager restarts the server, so a later call can succeed (a bare client needs a new one). */
+  get isRetryable(): boolean {
+    return true
+  }
   override get message(): string {
     const how = this.signal !== null
       ? `was killed by ${this.signal}`
@@ -65,6 +73,10 @@ export class ClientClosed extends Schema.TaggedError<ClientClosed>()("ClientClos
   server: Schema.String,
   reason: Schema.String
 }) {
+  /** Permanent: the client was closed on purpose; a closed client never takes a call again. */
+  get isRetryable(): boolean {
+    return false
+  }
   override get message(): string {
     return `The MCP client for "${this.server}" is closed (${this.reason}).`
   }
@@ -81,6 +93,10 @@ export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()("Reques
   method: Schema.String,
   timeoutMs: Schema.Number
 }) {
+  /** Transient: the server was slow, not wrong. */
+  get isRetryable(): boolean {
+    return true
+  }
   override get message(): string {
     return `MCP server "${this.server}" did not answer ${this.method} within ${this.timeoutMs} ms.`
   }
@@ -100,6 +116,10 @@ export class RemoteError extends Schema.TaggedError<RemoteError>()("RemoteError"
   remoteMessage: Schema.String,
   data: Schema.optionalKey(Schema.Unknown)
 }) {
+  /** Transient only for the SDKs' connection-closed (-32000) and request-timeout (-32001) codes; an unknown tool, invalid params (-32602) or any other answer is permanent. */
+  get isRetryable(): boolean {
+    return this.code === -32000 || this.code === -32001
+  }
   override get message(): string {
     return `MCP server "${this.server}" answered ${this.method} with error ${this.code}: ${oneLine(this.remoteMessage)}`
   }
@@ -117,6 +137,10 @@ export class ProtocolError extends Schema.TaggedError<ProtocolError>()("Protocol
   method: Schema.String,
   detail: Schema.String
 }) {
+  /** Permanent: the server broke the protocol; asking again gets the same answer. */
+  get isRetryable(): boolean {
+    return false
+  }
   override get message(): string {
     return `MCP server "${this.server}" sent an invalid answer to ${this.method}: ${oneLine(this.detail)}`
   }
@@ -133,6 +157,10 @@ export class PageCapExceeded extends Schema.TaggedError<PageCapExceeded>()("Page
   method: Schema.String,
   pages: Schema.Number
 }) {
+  /** Permanent: the list is longer than the cap allows. */
+  get isRetryable(): boolean {
+    return false
+  }
   override get message(): string {
     return `MCP server "${this.server}" still had more ${this.method} results after ${this.pages} pages; the list was not truncated silently.`
   }
@@ -149,6 +177,10 @@ export class RepeatedCursor extends Schema.TaggedError<RepeatedCursor>()("Repeat
   method: Schema.String,
   page: Schema.Number
 }) {
+  /** Permanent: the server's pagination loops. */
+  get isRetryable(): boolean {
+    return false
+  }
   override get message(): string {
     return `MCP server "${this.server}" repeated a ${this.method} cursor on page ${this.page}, which would loop forever.`
   }
@@ -166,6 +198,10 @@ export class MessageTooLarge extends Schema.TaggedError<MessageTooLarge>()("Mess
   bytes: Schema.Number,
   limit: Schema.Number
 }) {
+  /** Permanent: the same answer is as large the next time. */
+  get isRetryable(): boolean {
+    return false
+  }
   override get message(): string {
     return `MCP server "${this.server}" answered ${this.method} with a message of at least ${this.bytes} bytes, over the ${this.limit}-byte limit.`
   }
@@ -192,6 +228,10 @@ export class UnsupportedProtocolVersion
     supported: Schema.Array(Schema.String)
   })
 {
+  /** Permanent: no protocol version in common. */
+  get isRetryable(): boolean {
+    return false
+  }
   override get message(): string {
     if (this.answered === undefined) {
       return `MCP server "${this.server}" does not support protocol version ${
@@ -216,6 +256,10 @@ export class TooManyInFlight extends Schema.TaggedError<TooManyInFlight>()("TooM
   server: Schema.String,
   limit: Schema.Number
 }) {
+  /** Transient: it can be sent once some of the requests in flight have finished. */
+  get isRetryable(): boolean {
+    return true
+  }
   override get message(): string {
     return `MCP server "${this.server}" already has ${this.limit} requests in flight; try again when some have finished.`
   }
@@ -231,6 +275,10 @@ export class NotReady extends Schema.TaggedError<NotReady>()("NotReady", {
   server: Schema.String,
   operation: Schema.String
 }) {
+  /** Transient: the server is still initializing. */
+  get isRetryable(): boolean {
+    return true
+  }
   override get message(): string {
     return `MCP server "${this.server}" has not finished initializing, so ${this.operation} cannot be answered yet.`
   }
@@ -249,6 +297,10 @@ export class ErrIndexBuilding extends Schema.TaggedError<ErrIndexBuilding>()("Er
   server: Schema.String,
   tool: Schema.String
 }) {
+  /** Transient: the server is still starting up. */
+  get isRetryable(): boolean {
+    return true
+  }
   override get message(): string {
     return `The "${this.server}" server is still starting up (it may be building its index), so "${this.tool}" cannot run yet; retry in a minute or use another tool meanwhile.`
   }
@@ -308,7 +360,7 @@ export type CallToolError = InitializeError | ErrIndexBuilding
  * @since 0.1.0
  * @category errors
  */
-export type McpError = ListToolsError | CallToolError | SpawnError | InvalidUrl
+export type McpError = ListToolsError | CallToolError | SpawnError | InvalidUrl | StructuredContentInvalid
 
 /**
  * The request's arguments could not be encoded as JSON (a cycle, a `BigInt`); nothing was sent.
@@ -321,7 +373,37 @@ export class InvalidParams extends Schema.TaggedError<InvalidParams>()("InvalidP
   method: Schema.String,
   detail: Schema.String
 }) {
+  /** Permanent: the same arguments cannot be sent as JSON next time either. */
+  get isRetryable(): boolean {
+    return false
+  }
   override get message(): string {
     return `The arguments of ${this.method} for MCP server "${this.server}" cannot be sent as JSON: ${this.detail}.`
+  }
+}
+
+/**
+ * A typed call (`callTool(name, args, { schema })`) got a result whose `structuredContent` is absent or does not
+ * decode with the caller's schema. The result itself was a success (`isError` results are returned, not decoded).
+ *
+ * @since 0.3.0
+ * @category errors
+ */
+export class StructuredContentInvalid extends Schema.TaggedError<StructuredContentInvalid>()(
+  "StructuredContentInvalid",
+  {
+    server: Schema.String,
+    tool: Schema.String,
+    detail: Schema.String
+  }
+) {
+  /** Permanent: the server's result does not have the shape the caller expects. */
+  get isRetryable(): boolean {
+    return false
+  }
+  override get message(): string {
+    return `MCP server "${this.server}" answered tool "${this.tool}" with structuredContent that does not match the expected schema: ${
+      oneLine(this.detail)
+    }`
   }
 }

@@ -25,19 +25,24 @@ import * as Queue from "effect/Queue"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { SessionExpired } from "./HttpError.ts"
+import * as ByteCounter from "./internal/ByteCounter.ts"
 import * as Calls from "./internal/Calls.ts"
 import * as Dispatch from "./internal/Dispatch.ts"
 import * as Handshake from "./internal/Handshake.ts"
 import * as PendingTable from "./internal/PendingTable.ts"
 import * as Publisher from "./internal/Publisher.ts"
 import * as Redactor from "./internal/Redactor.ts"
+import * as RequestSpan from "./internal/RequestSpan.ts"
 import * as Scrub from "./internal/Scrub.ts"
+import * as SessionMetric from "./internal/SessionMetric.ts"
 import type { CallOptions, Stats, ToolList as ListedTools } from "./McpClient.ts"
 import type { PageCapExceeded, ProcessExited, RepeatedCursor } from "./McpError.ts"
 import type { ErrIndexBuilding, NotReady, UnsupportedProtocolVersion } from "./McpError.ts"
 import { ClientClosed } from "./McpError.ts"
-import type { CallToolResult, ServerNotification, ServerSession } from "./Protocol.ts"
+import type { ServerNotification, ServerSession } from "./Protocol.ts"
+import { McpTelemetry } from "./Telemetry.ts"
 import type * as Transport from "./transport/Transport.ts"
+import * as TypedCall from "./TypedCall.ts"
 
 /**
  * What a request can fail with over any transport.
@@ -141,11 +146,7 @@ export interface McpSession {
   readonly awaitReady: Effect.Effect<ServerSession, InitializeError>
   readonly session: () => Option.Option<ServerSession>
   readonly listTools: (options?: CallOptions) => Effect.Effect<ListedTools, ListToolsError>
-  readonly callTool: (
-    name: string,
-    args?: Readonly<Record<string, unknown>>,
-    options?: CallOptions
-  ) => Effect.Effect<CallToolResult, CallToolError>
+  readonly callTool: TypedCall.CallTool<CallToolError>
   readonly ping: (options?: CallOptions) => Effect.Effect<void, RequestError>
   readonly request: (method: string, params?: unknown, options?: CallOptions) => Effect.Effect<unknown, RequestError>
   readonly notifications: Stream.Stream<ServerNotification>
@@ -210,16 +211,29 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
     let scopeClosed = false
     const terminated = Deferred.makeUnsafe<void>()
 
+    // Read once: untraced (the default), requests go to the pending table directly and no byte is counted.
+    const telemetry = yield* McpTelemetry
+    const bytes = telemetry.enabled ? ByteCounter.make(server, yield* Effect.context<never>()) : undefined
     const pending = PendingTable.make({
       server,
       maxInFlight: config.maxInFlight,
       clock,
-      outlet: {
+      outlet: ByteCounter.outlet(bytes, {
         request: (id, method, text) => sendRequest(id, method, text),
         send: (frame) => transport?.send(frame),
         abandon: (id) => transport?.abandon(id)
-      },
+      }),
       refusal: () => refused ?? transport?.refusal?.()
+    })
+    let established: string | undefined
+    const send = !telemetry.enabled ? pending.request : RequestSpan.traced(pending.request, {
+      server,
+      transport: () => transport?.kind ?? "http",
+      protocolVersion: () => established,
+      sessionId: () => transport?.sessionId?.(),
+      url: config.url,
+      settings: telemetry,
+      clock
     })
 
     const publisher = Publisher.make(notifications, config.notificationBuffer)
@@ -248,13 +262,14 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       }
     }
 
-    const handshake = Handshake.run(pending.request, {
+    const handshake = Handshake.run(send, {
       server,
       clientInfo: config.clientInfo,
       capabilities: config.capabilities,
       timeoutMs: config.initializeTimeoutMs
     }, (session) => {
       transport?.established(session.protocolVersion)
+      established = session.protocolVersion
       transport?.send({
         _tag: "Notification",
         method: "notifications/initialized",
@@ -282,7 +297,7 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
     )
 
     const receiver: Transport.Receiver = {
-      message: dispatch,
+      message: ByteCounter.receiving(bytes, dispatch),
       failRequest: (id, error) => {
         if (error._tag === "MessageTooLarge") oversize++
         pending.settle(id, Exit.fail(Scrub.failure(scrub, error)))
@@ -307,6 +322,19 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
     transport = live
     const write = live.write
     if (write !== undefined) sendRequest = (_id, _method, text) => write(text)
+    if (telemetry.enabled) {
+      yield* Scope.addFinalizer(
+        scope,
+        SessionMetric.record(clock, clock.currentTimeMillisUnsafe(), () => ({
+          transport: live.kind,
+          protocolVersion: established,
+          // Ended in an error: a failed handshake, or the process gone (`ProcessExited`); not a close.
+          errorType: state._tag === "Failed" || state._tag === "Closed" && state.error._tag !== "ClientClosed"
+            ? state.error._tag
+            : undefined
+        }))
+      )
+    }
 
     /**
      * Signal (no new request, nothing left waiting, readiness settled, `awaitTerminated` done), then end the
@@ -359,7 +387,8 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       server,
       requestTimeoutMs: config.requestTimeoutMs,
       maxPages: config.maxPages,
-      pending,
+      // Traced, the calls go through the request spans; untraced, straight to the pending table.
+      pending: send === pending.request ? pending : { ...pending, request: send },
       readiness: () => state,
       refusal: () => live.refusal?.(),
       scrub
@@ -393,7 +422,7 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       }),
       session: () => Option.fromUndefinedOr(current()),
       listTools: calls.listTools,
-      callTool: calls.callTool,
+      callTool: TypedCall.withSchema(server, calls.callTool),
       ping: (options) => Effect.asVoid(request("ping", undefined, options)),
       request,
       notifications: Stream.fromPubSub(notifications),

@@ -27,6 +27,7 @@ import * as ServerState from "../ServerState.ts"
 import * as ServerTransition from "../ServerTransition.ts"
 import { describeExit } from "./Failure.ts"
 import { fingerprint } from "./Fingerprint.ts"
+import type * as Metrics from "./Metrics.ts"
 import type { Resolved } from "./Options.ts"
 import type { Conn, ServerRecord } from "./Record.ts"
 import { toHealth } from "./Record.ts"
@@ -74,7 +75,8 @@ export interface Ledger {
 /** @internal */
 export const make = Effect.fnUntraced(function*(
   options: Resolved,
-  servers: ReadonlyArray<readonly [string, ServerConfig]>
+  servers: ReadonlyArray<readonly [string, ServerConfig]>,
+  metrics?: Metrics.Observer
 ): Effect.fn.Return<Ledger, never, Scope.Scope> {
   const clock = yield* Clock.Clock
   const now = () => clock.currentTimeMillisUnsafe()
@@ -97,6 +99,7 @@ export const make = Effect.fnUntraced(function*(
     since: now()
   })
   for (const [name, config] of servers) records.set(name, fresh(name, config))
+  metrics?.count(records)
 
   const healthOf = (record: ServerRecord) => toHealth(record, options.maxAttempts, now())
 
@@ -112,6 +115,9 @@ export const make = Effect.fnUntraced(function*(
     const to = record.state._tag === "Removed" ? "removed" : ServerState.kindOf(record.state)
     if (from !== to) {
       const change: StateChange = { server: record.name, from, to, health: healthOf(to === "removed" ? old : record) }
+      if (metrics !== undefined && (Queue.isFullUnsafe(listenerQueue) || Queue.isFullUnsafe(changesQueue))) {
+        metrics.dropped()
+      }
       Queue.offerUnsafe(listenerQueue, { _tag: "State", change })
       Queue.offerUnsafe(changesQueue, change)
     }
@@ -148,6 +154,7 @@ export const make = Effect.fnUntraced(function*(
     }
     if (state._tag === "Removed") records.delete(name)
     else records.set(name, record)
+    metrics?.transition(old, record, event, records)
     announce(old, record, event)
     return record
   }

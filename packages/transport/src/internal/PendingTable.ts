@@ -27,6 +27,8 @@ export interface RequestOptions {
   readonly timeoutMs: number
   /** Whether expiry or interruption sends `notifications/cancelled` (never for `initialize`). */
   readonly cancellable: boolean
+  /** Told the request's id once it has one (the tracing layer's `jsonrpc.request.id`); absent when untraced. */
+  readonly onId?: ((id: number) => void) | undefined
 }
 
 /** One waiting request. */
@@ -129,6 +131,7 @@ export const make = (config: {
       }
       const id = nextId++
       counts[method] = (counts[method] ?? 0) + 1
+      if (options.onId !== undefined) options.onId(id)
       const text = JsonRpc.encodeRequest(id, method, params)
       if (typeof text !== "string") return resume(Exit.fail(new InvalidParams({ server, method, detail: text.error })))
       const deadline = options.timeoutMs === Infinity ? Infinity : clock.currentTimeMillisUnsafe() + options.timeoutMs

@@ -360,6 +360,7 @@ export const make = (
         protocolVersion = version
       },
       ended: Effect.suspend(() => legacy !== undefined ? legacy.ended : Deferred.await(ended)),
+      sessionId: () => legacy !== undefined ? undefined : sessionId,
       close
     } satisfies Transport
   })

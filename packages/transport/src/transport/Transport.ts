@@ -98,6 +98,8 @@ export interface Transport {
   readonly established: (protocolVersion: string) => void
   /** Completes when the transport can no longer carry messages by itself (never before `close` for plain HTTP). */
   readonly ended: Effect.Effect<Ended>
+  /** The server's session id (`Mcp-Session-Id`), when the transport has one: read by tracing only. */
+  readonly sessionId?: (() => string | undefined) | undefined
   /** Ends the transport, bounded: aborts every exchange and stream and ends the session (`DELETE`) if any. */
   readonly close: Effect.Effect<void>
   /** Ends the transport at once, for `forceClose` (stdio: SIGKILL to the process group). Absent: `close`. */

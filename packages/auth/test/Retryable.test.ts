@@ -1,0 +1,24 @@
+import { assert, describe, it } from "@effect/vitest"
+import { AuthError } from "@mcp-fleet/auth"
+
+describe("auth errors' isRetryable", () => {
+  it("a token endpoint that could not be reached is transient; an OAuth error is permanent", () => {
+    const base = { endpoint: "https://as/token", grant: "refresh_token" as const }
+    assert.isTrue(new AuthError.TokenRequestFailed({ ...base, reason: "timed out" }).isRetryable)
+    assert.isFalse(
+      new AuthError.TokenRequestFailed({ ...base, reason: "refused", oauthError: "invalid_grant" }).isRetryable
+    )
+  })
+
+  it("every other authorization error needs the user or the configuration: permanent", () => {
+    const errors = [
+      new AuthError.DiscoveryFailed({ what: "protected resource metadata", tried: ["https://x"] }),
+      new AuthError.ResourceMismatch({ expected: "a", advertised: "b" }),
+      new AuthError.PkceUnsupported({ issuer: "https://as" }),
+      new AuthError.RegistrationFailed({ issuer: "https://as", reason: "no endpoint" }),
+      new AuthError.AuthorizationFailed({ issuer: "https://as", reason: "access_denied" }),
+      new AuthError.AuthorizationRequired({ resource: "https://mcp", reason: "no token" })
+    ]
+    for (const error of errors) assert.isFalse(error.isRetryable, error._tag)
+  })
+})
