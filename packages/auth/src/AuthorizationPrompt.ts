@@ -128,3 +128,18 @@ export const layerHeadless: Layer.Layer<AuthorizationPrompt, never, HttpClient.H
     })
   })
 )
+
+/**
+ * A prompt that never sends anyone anywhere: every authorization fails at once with `reason` (for a host that
+ * runs unattended, where the user authorizes beforehand, e.g. with `mcp-fleet auth login <server>`). A server
+ * whose tokens are missing or cannot be refreshed then fails typed (`AuthorizationRequired`) instead of waiting
+ * for a user who is not there.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerUnavailable = (reason: string): Layer.Layer<AuthorizationPrompt> =>
+  Layer.succeed(
+    AuthorizationPrompt,
+    AuthorizationPrompt.of({ authorize: () => Effect.fail(new PromptFailed({ reason })) })
+  )

@@ -1,7 +1,8 @@
 /**
  * Authorization-server metadata (RFC 8414, OpenID Connect Discovery), found at the well-known URLs in the
  * order the MCP authorization spec gives, with path insertion for an issuer that has a path. A document whose
- * `issuer` is not exactly the issuer asked for is discarded.
+ * `issuer` is not exactly the issuer asked for is discarded, and so is one with an endpoint that is neither HTTPS
+ * nor on localhost; an issuer that is neither is not asked at all.
  *
  * @since 0.1.0
  */
@@ -11,6 +12,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { DiscoveryFailed } from "./AuthError.ts"
 import { fetchDocument } from "./internal/httpJson.ts"
+import { isSecure } from "./internal/secureUrl.ts"
 
 /**
  * The fields of authorization-server metadata that an MCP client uses.
@@ -78,6 +80,12 @@ export const legacyDefaults = (origin: string): AuthorizationServerMetadata => (
   code_challenge_methods_supported: ["S256"]
 })
 
+const endpointsOf = (metadata: AuthorizationServerMetadata): ReadonlyArray<string> => [
+  metadata.authorization_endpoint,
+  metadata.token_endpoint,
+  ...(metadata.registration_endpoint === undefined ? [] : [metadata.registration_endpoint])
+]
+
 /**
  * Finds the metadata of `issuer`, trying {@link candidateUrls} in order and discarding any document whose
  * `issuer` differs (exact string comparison).
@@ -90,6 +98,12 @@ export const discover = (
 ): Effect.Effect<AuthorizationServerMetadata, DiscoveryFailed, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const tried: Array<string> = []
+    if (!isSecure(issuer)) {
+      yield* Effect.logWarning("Refused an authorization server that is neither HTTPS nor on localhost").pipe(
+        Effect.annotateLogs({ issuer })
+      )
+      return yield* new DiscoveryFailed({ what: "authorization server metadata", tried: [`${issuer} (not HTTPS)`] })
+    }
     for (const candidate of candidateUrls(issuer)) {
       tried.push(candidate)
       const metadata = yield* fetchDocument(candidate, decode)
@@ -97,6 +111,13 @@ export const discover = (
       if (metadata.value.issuer !== issuer) {
         yield* Effect.logWarning("Discarded authorization server metadata whose issuer does not match").pipe(
           Effect.annotateLogs({ url: candidate, expected: issuer, advertised: metadata.value.issuer })
+        )
+        continue
+      }
+      const insecure = endpointsOf(metadata.value).find((url) => !isSecure(url))
+      if (insecure !== undefined) {
+        yield* Effect.logWarning("Discarded authorization server metadata with an endpoint that is not HTTPS").pipe(
+          Effect.annotateLogs({ url: candidate, endpoint: insecure })
         )
         continue
       }

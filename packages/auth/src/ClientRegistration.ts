@@ -14,6 +14,7 @@ import * as Schema from "effect/Schema"
 import { RegistrationFailed } from "./AuthError.ts"
 import type { AuthorizationServerMetadata } from "./AuthorizationServerMetadata.ts"
 import { exchangeJson } from "./internal/httpJson.ts"
+import { isLoopback } from "./internal/secureUrl.ts"
 import { type ClientCredentials, type TokenEndpointAuthMethod, TokenStore } from "./TokenStore.ts"
 
 /**
@@ -60,11 +61,6 @@ export const chooseAuthMethod = (
   if (supported.includes("client_secret_basic")) return "client_secret_basic"
   if (supported.includes("client_secret_post")) return "client_secret_post"
   return "client_secret_basic"
-}
-
-const isLoopback = (uri: string): boolean => {
-  const host = URL.parse(uri)?.hostname
-  return host === "localhost" || host === "127.0.0.1" || host === "[::1]"
 }
 
 const RegistrationResponse = Schema.Struct({

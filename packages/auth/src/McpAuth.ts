@@ -17,11 +17,12 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import * as Semaphore from "effect/Semaphore"
-import { type AuthError, AuthorizationRequired, DiscoveryFailed } from "./AuthError.ts"
+import { type AuthError, AuthorizationFailed, AuthorizationRequired, DiscoveryFailed } from "./AuthError.ts"
 import { AuthorizationPrompt, type PromptFailed } from "./AuthorizationPrompt.ts"
 import * as AuthorizationRequest from "./AuthorizationRequest.ts"
 import * as AuthorizationServerMetadata from "./AuthorizationServerMetadata.ts"
 import * as ClientRegistration from "./ClientRegistration.ts"
+import { isSecure } from "./internal/secureUrl.ts"
 import * as Pkce from "./Pkce.ts"
 import * as ProtectedResourceMetadata from "./ProtectedResourceMetadata.ts"
 import * as Scopes from "./Scopes.ts"
@@ -124,7 +125,9 @@ export const make = (
         const metadata = yield* AuthorizationServerMetadata.discover(Option.getOrElse(issuer, () => origin)).pipe(
           Effect.catchTag("DiscoveryFailed", (e) =>
             // 2025-03-26 servers: no PRM, the server is its own AS; without metadata use the default endpoints.
-            Option.isNone(prm) ? Effect.succeed(AuthorizationServerMetadata.legacyDefaults(origin)) : Effect.fail(e))
+            Option.isNone(prm) && isSecure(origin)
+              ? Effect.succeed(AuthorizationServerMetadata.legacyDefaults(origin))
+              : Effect.fail(e))
         )
         const session: Session = {
           metadata,
@@ -150,7 +153,17 @@ export const make = (
       Effect.gen(function*() {
         const { metadata } = session
         yield* Pkce.requireS256(metadata)
+        if (!isSecure(options.redirectUri)) {
+          return yield* new AuthorizationFailed({
+            issuer: metadata.issuer,
+            reason: `the redirect URI ${options.redirectUri} is neither HTTPS nor on localhost`
+          })
+        }
         const client = yield* ClientRegistration.resolve(metadata, options)
+        // SEP-2207: ask for a refresh token with offline_access only where the authorization server lists it.
+        const requested = metadata.scopes_supported?.includes("offline_access") === true
+          ? Scopes.union(scope, "offline_access")
+          : scope
         const pkce = yield* Pkce.make
         const state = yield* Pkce.randomToken(16)
         const url = AuthorizationRequest.url({
@@ -160,7 +173,7 @@ export const make = (
           pkce,
           state,
           resource: session.resourceParam,
-          scope
+          scope: requested
         })
         const callback = yield* prompt.authorize({ url, redirectUri: options.redirectUri })
         const code = yield* AuthorizationRequest.validate(metadata, state, callback)
@@ -169,7 +182,7 @@ export const make = (
           client,
           resource: session.resourceParam,
           grant: { _tag: "authorization_code", code, verifier: pkce.verifier, redirectUri: options.redirectUri },
-          requestedScope: scope,
+          requestedScope: requested,
           timeout: options.tokenTimeout
         })
         yield* saveTokens(server, tokens)

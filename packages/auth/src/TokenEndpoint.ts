@@ -56,6 +56,15 @@ export type Grant =
  */
 export const DEFAULT_TIMEOUT: Duration.Input = "30 seconds"
 
+const SECRET_PARAMS: ReadonlySet<string> = new Set(["code", "code_verifier", "refresh_token", "client_secret"])
+
+/** An OAuth error code as it may be shown: without any secret that was sent, at most 64 characters. */
+const scrubError = (error: string, sent: ReadonlyArray<string>): string => {
+  let clean = error
+  for (const secret of sent) if (secret !== "") clean = clean.replaceAll(secret, "***")
+  return clean.length > 64 ? `${clean.slice(0, 64)}…` : clean
+}
+
 const formEncode = (value: string): string => encodeURIComponent(value).replace(/%20/g, "+")
 
 /**
@@ -108,7 +117,11 @@ export const request = (options: {
       Effect.mapError((e) => fail(`the endpoint ${e.reason}`, e.cause === undefined ? {} : { cause: e.cause }))
     )
     if (reply.status < 200 || reply.status >= 300) {
-      const oauthError = Option.flatMap(reply.body, decodeOAuthError)
+      // The error code is the server's text: a hostile server could echo what was sent; scrub and bound it.
+      const sent = params.filter(([name]) => SECRET_PARAMS.has(name)).map(([, value]) => value)
+      const oauthError = Option.map(Option.flatMap(reply.body, decodeOAuthError), (e) => ({
+        error: scrubError(e.error, sent)
+      }))
       return yield* Option.isSome(oauthError)
         ? fail(`the server answered HTTP ${reply.status} with error ${oauthError.value.error}`, {
           oauthError: oauthError.value.error

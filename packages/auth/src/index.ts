@@ -15,6 +15,8 @@ export * as AuthorizationServerMetadata from "./AuthorizationServerMetadata.ts"
 /** @since 0.1.0 */
 export * as ClientRegistration from "./ClientRegistration.ts"
 /** @since 0.1.0 */
+export * as FileTokenStore from "./FileTokenStore.ts"
+/** @since 0.1.0 */
 export * as McpAuth from "./McpAuth.ts"
 /** @since 0.1.0 */
 export * as Pkce from "./Pkce.ts"

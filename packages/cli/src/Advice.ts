@@ -71,6 +71,8 @@ export const explain = (
   switch (h.state) {
     case "disabled":
       return `${server} is disabled in the configuration.`
+    case "unauthorized":
+      return `${server} ${h.lastError ?? "needs authorization"}`
     case "starting":
       return lines.length === 0
         ? `${server} was still starting after ${waited}; wait longer with --wait.`

@@ -202,3 +202,31 @@ export class BinaryResource extends Schema.TaggedError<BinaryResource>()("Binary
     } has binary contents; write them with --output FILE (or print them as base64 with --json).`
   }
 }
+
+/**
+ * `auth login|logout` named a server that runs as a local process: only remote (`url`) servers use OAuth.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class NotRemote extends Schema.TaggedError<NotRemote>()("NotRemote", { server: Schema.String }) {
+  override get message(): string {
+    return `${JSON.stringify(this.server)} is a local (command) server; only remote (url) servers sign in with OAuth.`
+  }
+}
+
+/**
+ * `auth login` could not authorize: the server or its authorization server refused, or nobody came back to the
+ * loopback listener in time. The reason carries no token, code or secret.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class LoginFailed extends Schema.TaggedError<LoginFailed>()("LoginFailed", {
+  server: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `Could not authorize ${JSON.stringify(this.server)}: ${this.reason}`
+  }
+}

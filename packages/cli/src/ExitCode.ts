@@ -49,6 +49,7 @@ const USAGE_TAGS: ReadonlySet<string> = new Set([
   "UnknownQualifiedName",
   "InvalidArguments",
   "ServerNotConfigured",
+  "NotRemote",
   // @mcp-fleet/manager
   "UnknownServer"
 ])

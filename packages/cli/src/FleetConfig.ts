@@ -19,6 +19,7 @@ import type * as Path from "effect/Path"
 import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import * as Stream from "effect/Stream"
 import { resolve } from "node:path"
+import * as CliAuth from "./CliAuth.ts"
 import { CliEnvironment } from "./CliEnvironment.ts"
 import { ServerNotConfigured } from "./CliError.ts"
 import * as RemoteHttp from "./RemoteHttp.ts"
@@ -87,7 +88,8 @@ export const toManagerOptions = (config: McpConfig.McpConfig): ManagerOptions.Ma
   servers: Object.fromEntries([
     ...config.servers.map((entry) => [entry.name, toServerConfig(entry)] as const),
     ...config.remote.map((entry) => [entry.name, toRemoteServerConfig(entry)] as const)
-  ])
+  ]),
+  authorizationAdvice: CliAuth.advice
 })
 
 /**
@@ -125,7 +127,15 @@ export const only = (
 export const withManager = <A, E, R>(
   options: ManagerOptions.ManagerOptions,
   use: (manager: McpManager.Service) => Effect.Effect<A, E, R>
-): Effect.Effect<A, E, Exclude<R, McpManager.McpManager> | ChildProcessSpawner.ChildProcessSpawner> =>
+): Effect.Effect<
+  A,
+  E,
+  | Exclude<R, McpManager.McpManager>
+  | ChildProcessSpawner.ChildProcessSpawner
+  | CliEnvironment
+  | FileSystem.FileSystem
+  | Path.Path
+> =>
   McpManager.McpManager.pipe(
     Effect.flatMap(use),
     Effect.provide(McpManager.layer(options)),

@@ -15,6 +15,7 @@ import * as Logger from "effect/Logger"
 import type * as Path from "effect/Path"
 import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import type * as Terminal from "effect/Terminal"
+import * as AuthCommand from "./AuthCommand.ts"
 import * as CallCommand from "./CallCommand.ts"
 import { CliEnvironment } from "./CliEnvironment.ts"
 import type { DemoFailed } from "./CliError.ts"
@@ -50,7 +51,8 @@ export const root: Command.Command<
   | StatusCommand.StatusError
   | DemoFailed
   | ResourcesCommand.ResourcesError
-  | PromptsCommand.PromptsError,
+  | PromptsCommand.PromptsError
+  | AuthCommand.AuthError,
   CliEnvironment | FileSystem.FileSystem | Path.Path | ChildProcessSpawner.ChildProcessSpawner | Terminal.Terminal
 > = Command.make("mcp-fleet").pipe(
   Command.withDescription(
@@ -64,7 +66,8 @@ export const root: Command.Command<
     ResourcesCommand.list,
     ResourcesCommand.read,
     PromptsCommand.list,
-    PromptsCommand.get
+    PromptsCommand.get,
+    AuthCommand.command
   ])
 )
 

@@ -15,10 +15,13 @@ import { McpManager } from "@mcp-fleet/manager"
 import type { ClientHandlers, ProtocolFeatures } from "@mcp-fleet/transport"
 import * as GlobalFlag from "effect/cli/GlobalFlag"
 import * as Effect from "effect/Effect"
+import type * as FileSystem from "effect/FileSystem"
 import type * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
+import type * as Path from "effect/Path"
 import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import * as Advice from "./Advice.ts"
+import * as CliAuth from "./CliAuth.ts"
 import { CliEnvironment } from "./CliEnvironment.ts"
 import { ServerNotUsable } from "./CliError.ts"
 import * as Diagnostics from "./Diagnostics.ts"
@@ -110,7 +113,8 @@ export const managerOptions = (
     // A remote server has no stderr to feed.
     ...config.remote.map((entry) => [entry.name, FleetConfig.toRemoteServerConfig(entry)] as const)
   ]),
-  reconnect: RECONNECT
+  reconnect: RECONNECT,
+  authorizationAdvice: CliAuth.advice
 })
 
 /**
@@ -126,7 +130,11 @@ export const run = <A, E, R>(
   verbose: boolean,
   use: (session: Session) => Effect.Effect<A, E, R>,
   handlers?: ClientHandlers.ClientHandlers
-): Effect.Effect<A, E, R | CliEnvironment | ChildProcessSpawner.ChildProcessSpawner> =>
+): Effect.Effect<
+  A,
+  E,
+  R | CliEnvironment | ChildProcessSpawner.ChildProcessSpawner | FileSystem.FileSystem | Path.Path
+> =>
   Effect.gen(function*() {
     const { terminalStderr } = yield* CliEnvironment
     const diagnostics = Diagnostics.make({

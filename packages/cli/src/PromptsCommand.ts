@@ -19,6 +19,7 @@ import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
+import type * as Path from "effect/Path"
 import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import { parseArguments } from "./CallCommand.ts"
 import type { CliEnvironment } from "./CliEnvironment.ts"
@@ -95,7 +96,7 @@ export const list: Command.Command<
   },
   {},
   PromptsError,
-  CliEnvironment | FileSystem.FileSystem | ChildProcessSpawner.ChildProcessSpawner
+  CliEnvironment | FileSystem.FileSystem | Path.Path | ChildProcessSpawner.ChildProcessSpawner
 > = Command.make(
   "prompts",
   {
@@ -156,7 +157,7 @@ export const get: Command.Command<
   },
   {},
   PromptsError,
-  CliEnvironment | FileSystem.FileSystem | ChildProcessSpawner.ChildProcessSpawner
+  CliEnvironment | FileSystem.FileSystem | Path.Path | ChildProcessSpawner.ChildProcessSpawner
 > = Command.make(
   "prompt",
   {

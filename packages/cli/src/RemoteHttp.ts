@@ -6,7 +6,11 @@
  */
 import type { ManagerOptions } from "@mcp-fleet/manager"
 import * as Effect from "effect/Effect"
+import type * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
+import type * as Path from "effect/Path"
+import * as CliAuth from "./CliAuth.ts"
+import type { CliEnvironment } from "./CliEnvironment.ts"
 
 const undici = Layer.unwrap(
   Effect.promise(() => import("@effect/platform-node/NodeHttpClient")).pipe(Effect.map((m) => m.layerUndici))
@@ -23,7 +27,8 @@ export const provideHttpClient = <A, E, R>(effect: Effect.Effect<A, E, R>): Effe
   Effect.provide(effect, undici)
 
 /**
- * Provides `HttpClient` (undici) to `effect` when `options` has a remote server; otherwise `effect` as it is.
+ * Provides `HttpClient` (undici) and the CLI's unattended `McpAuth` (tokens from the config directory, no prompt)
+ * to `effect` when `options` has a remote server; otherwise `effect` as it is.
  *
  * @since 0.2.0
  * @category running
@@ -31,7 +36,7 @@ export const provideHttpClient = <A, E, R>(effect: Effect.Effect<A, E, R>): Effe
 export const whenRemote = (options: ManagerOptions.ManagerOptions) =>
 <A, E, R>(
   effect: Effect.Effect<A, E, R>
-): Effect.Effect<A, E, R> =>
+): Effect.Effect<A, E, R | CliEnvironment | FileSystem.FileSystem | Path.Path> =>
   Object.values(options.servers).some((server) => server.url !== undefined)
-    ? Effect.provide(effect, undici)
+    ? Effect.provide(effect, CliAuth.unattended.pipe(Layer.provideMerge(undici)))
     : effect

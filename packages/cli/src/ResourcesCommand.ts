@@ -20,6 +20,7 @@ import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
+import type * as Path from "effect/Path"
 import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import type { CliEnvironment } from "./CliEnvironment.ts"
 import type { ServerNotConfigured, ServerNotUsable } from "./CliError.ts"
@@ -85,7 +86,7 @@ export const list: Command.Command<
   },
   {},
   ResourcesError,
-  CliEnvironment | FileSystem.FileSystem | ChildProcessSpawner.ChildProcessSpawner
+  CliEnvironment | FileSystem.FileSystem | Path.Path | ChildProcessSpawner.ChildProcessSpawner
 > = Command.make(
   "resources",
   {
@@ -161,7 +162,7 @@ export const read: Command.Command<
   },
   {},
   ResourcesError,
-  CliEnvironment | FileSystem.FileSystem | ChildProcessSpawner.ChildProcessSpawner
+  CliEnvironment | FileSystem.FileSystem | Path.Path | ChildProcessSpawner.ChildProcessSpawner
 > = Command.make(
   "read",
   {

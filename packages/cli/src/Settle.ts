@@ -1,5 +1,5 @@
 /**
- * Waiting for a fleet to settle: every server `ready`, `degraded`, `disabled`, or `offline` with reconnection
+ * Waiting for a fleet to settle: every server `ready`, `degraded`, `disabled`, `unauthorized`, or `offline` with reconnection
  * given up. A server that is `starting`, or `offline` and still reconnecting, has not settled yet.
  *
  * @since 0.1.0
@@ -17,7 +17,8 @@ import * as Stream from "effect/Stream"
  * @category predicates
  */
 export const isSettled = (h: ServerHealth.ServerHealth): boolean =>
-  h.state === "ready" || h.state === "degraded" || h.state === "disabled" || (h.state === "offline" && h.gaveUp)
+  h.state === "ready" || h.state === "degraded" || h.state === "disabled" || h.state === "unauthorized" ||
+  (h.state === "offline" && h.gaveUp)
 
 /**
  * Waits until every server has settled or `wait` has passed, whichever comes first (it never fails), and

@@ -6,7 +6,7 @@
  * {
  *   "settled": true,
  *   "summary": { "servers": 2, "ready": 1, "starting": 0, "degraded": 0, "offline": 1, "disabled": 0,
- *                "tools": 9, "curated": 0, "external": 9 },
+ *                "unauthorized": 0, "tools": 9, "curated": 0, "external": 9 },
  *   "servers": [
  *     { "name": "alpha", "state": "ready", "settled": true, "tools": 9, "curated": [], "curatedCount": 0,
  *       "curatedMissing": [], "attempt": 0, "maxAttempts": 2, "gaveUp": false, "pid": 4242,
@@ -29,7 +29,7 @@ import { isSettled } from "./Settle.ts"
  */
 export interface ServerJson {
   readonly name: string
-  /** `starting`, `ready`, `degraded`, `offline` or `disabled`. */
+  /** `starting`, `ready`, `degraded`, `offline`, `disabled` or `unauthorized`. */
   readonly state: string
   /** Whether the server reached a state it keeps without outside help (see `Settle.isSettled`). */
   readonly settled: boolean
@@ -69,6 +69,8 @@ export interface StatusJson {
     readonly degraded: number
     readonly offline: number
     readonly disabled: number
+    /** Remote servers waiting for the user to authorize (`mcp-fleet auth login <server>`). */
+    readonly unauthorized: number
     readonly tools: number
     readonly curated: number
     readonly external: number

@@ -18,6 +18,7 @@ import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
+import type * as Path from "effect/Path"
 import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import type { CliEnvironment } from "./CliEnvironment.ts"
 import type { ServerNotConfigured, ServerNotUsable } from "./CliError.ts"
@@ -82,7 +83,7 @@ export const command: Command.Command<
   Input,
   {},
   ToolsError,
-  CliEnvironment | FileSystem.FileSystem | ChildProcessSpawner.ChildProcessSpawner
+  CliEnvironment | FileSystem.FileSystem | Path.Path | ChildProcessSpawner.ChildProcessSpawner
 > = Command.make(
   "tools",
   {

@@ -30,6 +30,8 @@ export interface Running {
   readonly finished: Promise<Finished>
   /** Resolves with the first stdout line that satisfies `predicate` (rejects if the process ends first). */
   readonly stdoutLine: (predicate: (line: string) => boolean) => Promise<string>
+  /** Resolves with the first stderr line that satisfies `predicate` (rejects if the process ends first). */
+  readonly stderrLine: (predicate: (line: string) => boolean) => Promise<string>
   /** What was written so far. */
   readonly output: () => { readonly stdout: string; readonly stderr: string }
 }
@@ -60,6 +62,7 @@ export const start = (ctx: TestContext, args: ReadonlyArray<string>, options: Ru
   })
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
     stderr += chunk
+    for (const wake of waiters) wake()
   })
   const finished = new Promise<Finished>((resolve, reject) => {
     child.once("error", reject)
@@ -69,10 +72,10 @@ export const start = (ctx: TestContext, args: ReadonlyArray<string>, options: Ru
       resolve({ code, signal, stdout, stderr })
     })
   })
-  const stdoutLine = (predicate: (line: string) => boolean) =>
+  const lineOf = (read: () => string) => (predicate: (line: string) => boolean) =>
     new Promise<string>((resolve, reject) => {
       const check = () => {
-        const found = stdout.split("\n").find(predicate)
+        const found = read().split("\n").find(predicate)
         if (found !== undefined) {
           waiters.delete(check)
           resolve(found)
@@ -91,7 +94,9 @@ export const start = (ctx: TestContext, args: ReadonlyArray<string>, options: Ru
     await finished.catch(() => undefined)
     clearTimeout(timer)
   })
-  return { child, pid: child.pid!, finished, stdoutLine, output: () => ({ stdout, stderr }) }
+  const stdoutLine = lineOf(() => stdout)
+  const stderrLine = lineOf(() => stderr)
+  return { child, pid: child.pid!, finished, stdoutLine, stderrLine, output: () => ({ stdout, stderr }) }
 }
 
 /** Runs the binary to completion. */

@@ -130,6 +130,7 @@ describe("mcp-fleet: a CLI that says what is happening", () => {
       degraded: 0,
       offline: 0,
       disabled: 1,
+      unauthorized: 0,
       tools: 9,
       curated: 0,
       external: 9

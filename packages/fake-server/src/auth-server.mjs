@@ -26,6 +26,10 @@ import { createServer } from "node:http"
  * @property {string} [challengeScope] the scope the 401 challenge names
  * @property {string} [requiredScope] a scope the MCP endpoint needs, else 403 insufficient_scope naming it
  * @property {number} [expiresIn] access token lifetime in seconds (default 3600)
+ * @property {boolean} [offlineAccess] AS metadata lists offline_access in scopes_supported
+ * @property {boolean} [insecureTokenEndpoint] AS metadata names a plain-HTTP token endpoint on another host
+ * @property {boolean} [echoGrantError] the token endpoint answers 400 whose error echoes the code or refresh token sent
+ * @property {boolean} [echoToken] tools/call answers HTTP 500 whose body and WWW-Authenticate echo the bearer token
  * @property {{ clientId: string, clientSecret?: string }} [preRegistered] a client known beforehand
  */
 
@@ -47,6 +51,7 @@ import { createServer } from "node:http"
  * @property {RecordedRequest[]} requests every request, in order
  * @property {(predicate: (r: RecordedRequest) => boolean) => Promise<RecordedRequest>} waitFor resolves at the first matching request
  * @property {(accessToken: string) => void} revoke makes an access token invalid (the endpoint answers 401)
+ * @property {(scope: string | undefined) => void} requireScope from now on tools/call needs this scope (else 403 insufficient_scope)
  * @property {() => Promise<void>} close closes every connection and the listener
  */
 
@@ -120,6 +125,7 @@ export const startAuthServer = (options = {}) =>
 
     let origin = ""
     let issuer = ""
+    let requiredScope = options.requiredScope
     const issuerPath = options.issuerPath ?? ""
     const mcpPath = "/mcp"
 
@@ -138,7 +144,8 @@ export const startAuthServer = (options = {}) =>
     const asDocument = () => ({
       issuer: options.wrongIssuer === true ? "https://wrong-issuer.example" : issuer,
       authorization_endpoint: `${origin}/authorize`,
-      token_endpoint: `${origin}/token`,
+      token_endpoint: options.insecureTokenEndpoint === true ? "http://token.example/token" : `${origin}/token`,
+      ...(options.offlineAccess === true ? { scopes_supported: ["mcp:read", "offline_access"] } : {}),
       ...(options.noRegistration === true ? {} : { registration_endpoint: `${origin}/register` }),
       response_types_supported: ["code"],
       grant_types_supported: ["authorization_code", "refresh_token"],
@@ -254,6 +261,9 @@ export const startAuthServer = (options = {}) =>
         res.writeHead(200, { "content-type": "text/html" })
         return res.end("<html><body>Sign in</body></html>")
       }
+      if (options.echoGrantError === true) {
+        return sendJson(res, 400, { error: `invalid_grant ${r.form["code"] ?? r.form["refresh_token"] ?? ""}` })
+      }
       const clientId = authenticate(r)
       if (clientId === undefined) return sendJson(res, 401, { error: "invalid_client" })
       const f = r.form
@@ -308,14 +318,18 @@ export const startAuthServer = (options = {}) =>
       const guarded = rpc === undefined || rpc.method === "tools/call"
       if (
         options.scopeLoop === true ||
-        (guarded && options.requiredScope !== undefined && !scopes.includes(options.requiredScope))
+        (guarded && requiredScope !== undefined && !scopes.includes(requiredScope))
       ) {
-        const wanted = options.requiredScope ?? "more"
+        const wanted = requiredScope ?? "more"
         res.writeHead(403, {
           "www-authenticate":
             `Bearer error="insufficient_scope", scope="${wanted}", resource_metadata="${origin}/.well-known/oauth-protected-resource${mcpPath}"`
         })
         return res.end()
+      }
+      if (options.echoToken === true && rpc?.method === "tools/call") {
+        res.writeHead(500, { "content-type": "text/plain", "www-authenticate": `Bearer error="${header}"` })
+        return res.end(`upstream refused the credentials ${header}`)
       }
       if (rpc !== undefined) return answerRpc(rpc, res)
       sendJson(res, 200, { ok: true, scope: held.scope ?? null })
@@ -368,6 +382,9 @@ export const startAuthServer = (options = {}) =>
           }),
         revoke: (accessToken) => {
           accessTokens.delete(accessToken)
+        },
+        requireScope: (scope) => {
+          requiredScope = scope
         },
         close: () =>
           new Promise((resolveClose) => {

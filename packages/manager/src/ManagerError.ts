@@ -46,6 +46,10 @@ export class ServerUnavailable extends Schema.TaggedError<ServerUnavailable>()("
   }
   override get message(): string {
     if (this.state === "disabled") return `MCP server "${this.server}" is disabled in the configuration.`
+    if (this.state === "unauthorized") {
+      const why = (this.lastError ?? "needs authorization").replace(/\.?$/, ".")
+      return `MCP server "${this.server}" ${why}`
+    }
     if (this.state === "starting") return `MCP server "${this.server}" is restarting; try again in a moment.`
     const why = this.lastError !== undefined ? ` Last error: ${this.lastError}` : ""
     const what = this.gaveUp

@@ -168,6 +168,11 @@ export interface ManagerOptions {
    * ready, on each (re)connection. Default: none asked (the server's own default).
    */
   readonly serverLogLevel?: ProtocolFeatures.LoggingLevel | undefined
+  /**
+   * What a server in the `unauthorized` state tells the user to do, as a sentence fragment (the CLI's:
+   * "run `mcp-fleet auth login <name>`"). Default: `authorize it (provide McpAuth with a prompt), then restart it`.
+   */
+  readonly authorizationAdvice?: ((server: string) => string) | undefined
 }
 
 const positiveMillis = (input: Duration.Input | undefined, fallback: number): number => {

@@ -30,6 +30,7 @@
  *
  * @since 0.1.0
  */
+import * as McpAuth from "@mcp-fleet/auth/McpAuth"
 import type { Features, McpClient, McpError, Protocol, ProtocolFeatures, Tool } from "@mcp-fleet/transport"
 import { Telemetry, TypedCall } from "@mcp-fleet/transport"
 import * as Context from "effect/Context"
@@ -43,6 +44,7 @@ import * as Stream from "effect/Stream"
 import { DuplicateServer, ServerNotReady, ServerUnavailable, UnknownServer } from "./ManagerError.ts"
 import type { ManagerOptions, ServerConfig, StateChange } from "./ManagerOptions.ts"
 import * as Catalog from "./McpManager/Catalog.ts"
+import * as Connection from "./McpManager/Connection.ts"
 import * as Ledger from "./McpManager/Ledger.ts"
 import * as Metrics from "./McpManager/Metrics.ts"
 import * as Options from "./McpManager/Options.ts"
@@ -185,12 +187,14 @@ export const make = Effect.fnUntraced(function*(
   const spawner = yield* Effect.context<ChildProcessSpawner.ChildProcessSpawner>()
   // Optional: only remote (`url`) servers need it, and an app of stdio servers need not provide one.
   const http = yield* Effect.serviceOption(HttpClient.HttpClient)
+  // Optional too: OAuth for remote servers that answer 401 (the CLI provides it with its prompt and token store).
+  const auth = yield* Effect.serviceOption(McpAuth.McpAuth)
   // Read once: with telemetry off (the default) no metric is recorded and no span annotated.
   const telemetry = yield* Telemetry.McpTelemetry
   const metrics = telemetry.enabled ? Metrics.make(yield* Effect.context<never>()) : undefined
   const ledger = yield* Ledger.make(options, Object.entries(input.servers), metrics)
   const catalog = Catalog.make()
-  const supervisor = yield* Supervisor.make({ ledger, options, scope: connections, spawner, http, catalog })
+  const supervisor = yield* Supervisor.make({ ledger, options, scope: connections, spawner, http, catalog, auth })
   yield* Effect.forEach(ledger.names(), supervisor.start, { concurrency: "unbounded", discard: true })
   yield* Effect.addFinalizer(() => Effect.andThen(supervisor.drain("graceful"), ledger.flush))
 
@@ -253,7 +257,8 @@ export const make = Effect.fnUntraced(function*(
       return yield* unavailable(healthOf(server))
     }
     return yield* conn.client.callTool(tool, args, callOptions).pipe(
-      Effect.tapError((error) => Effect.sync(() => error._tag === "ProcessExited" && ledger.exited(server, conn)))
+      Effect.tapError((error) => Effect.sync(() => error._tag === "ProcessExited" && ledger.exited(server, conn))),
+      Effect.tapError((error) => Effect.sync(() => Connection.onCallFailed(ledger, options, server, conn, error)))
     )
   })
 

@@ -1,11 +1,13 @@
 /**
- * The five states of a managed server, and the two fail-safes that read them.
+ * The six states of a managed server, and the two fail-safes that read them.
  *
  * - `starting`: spawned, `initialize` or the first `tools/list` not finished. Never counted as "ready — 0 tools".
  * - `ready`: alive, initialized, with a usable (non-empty) tool list.
  * - `degraded`: alive, but without a usable tool list (the list failed, timed out, or was empty).
  * - `offline`: not running (crashed, reconnecting, or given up).
  * - `disabled`: turned off in the configuration; never spawned, never in the tool faces.
+ * - `unauthorized`: a remote server that needs the user to authorize (OAuth); nothing is retried until then
+ *   (for the CLI: `mcp-fleet auth login <server>`, then a restart).
  *
  * @since 0.1.0
  */
@@ -15,7 +17,7 @@ import type { Tool } from "@mcp-fleet/transport"
  * @since 0.1.0
  * @category models
  */
-export type ServerState = "starting" | "ready" | "degraded" | "offline" | "disabled"
+export type ServerState = "starting" | "ready" | "degraded" | "offline" | "disabled" | "unauthorized"
 
 /**
  * Every state, in display order.
@@ -23,7 +25,7 @@ export type ServerState = "starting" | "ready" | "degraded" | "offline" | "disab
  * @since 0.1.0
  * @category models
  */
-export const all: ReadonlyArray<ServerState> = ["ready", "starting", "degraded", "offline", "disabled"]
+export const all: ReadonlyArray<ServerState> = ["ready", "starting", "degraded", "unauthorized", "offline", "disabled"]
 
 /**
  * Whether a server in this state contributes tools to counts and tool lists. Only `ready` does: a server that
@@ -47,6 +49,7 @@ export const stateFromString = (s: string): ServerState => {
     case "degraded":
     case "offline":
     case "disabled":
+    case "unauthorized":
       return s
     default:
       return "offline"
@@ -65,13 +68,15 @@ export const stateFromString = (s: string): ServerState => {
  *   the crash-loop rule if the process then exits).
  * - `Offline`: not running; reconnecting. `nextRetryAt` (Clock ms) is when the next attempt starts, once scheduled.
  * - `GaveUp`: not running, and no attempt will be made until `restart`.
+ * - `NeedsAuthorization`: a remote server refused us and OAuth could not be completed without the user (no prompt,
+ *   declined, refresh refused); no reconnection is attempted until a restart. `advice` is the one thing to do.
  * - `Disabled`: turned off in the configuration.
  * - `Removed`: taken out of the fleet; it leaves `health()`.
  *
  * @since 0.2.0
  * @category models
  */
-export type State = Starting | Ready | Degraded | Offline | GaveUp | Disabled | Removed
+export type State = Starting | Ready | Degraded | Offline | GaveUp | NeedsAuthorization | Disabled | Removed
 
 /**
  * @since 0.2.0
@@ -137,6 +142,18 @@ export interface GaveUp {
  * @since 0.2.0
  * @category models
  */
+export interface NeedsAuthorization {
+  readonly _tag: "NeedsAuthorization"
+  /** Why authorization could not be completed (no secrets). */
+  readonly reason: string
+  /** What the user should do ("run `mcp-fleet auth login linear`"). */
+  readonly advice: string
+}
+
+/**
+ * @since 0.2.0
+ * @category models
+ */
 export interface Disabled {
   readonly _tag: "Disabled"
 }
@@ -161,7 +178,7 @@ export const initial = (disabled: boolean): State =>
     : { _tag: "Starting", attempt: 0, pid: undefined, listChangedPending: false, lastError: undefined }
 
 /**
- * The five-way kind of a state, as `ServerHealth.state` shows it (`GaveUp` is `offline`; `Removed` has no kind
+ * The kind of a state, as `ServerHealth.state` shows it (`GaveUp` is `offline`; `Removed` has no kind
  * of its own and reads as `offline`, but never appears in `health()`).
  *
  * @since 0.2.0
@@ -177,6 +194,8 @@ export const kindOf = (state: State): ServerState => {
       return "degraded"
     case "Disabled":
       return "disabled"
+    case "NeedsAuthorization":
+      return "unauthorized"
     case "Offline":
     case "GaveUp":
     case "Removed":

@@ -33,6 +33,8 @@ export type Event =
   }
   /** A `tools/list` failed or timed out while the process lives. */
   | { readonly _tag: "ListFailed"; readonly reason: string }
+  /** The server needs the user to authorize (OAuth could not be completed unattended). */
+  | { readonly _tag: "AuthorizationRequired"; readonly reason: string; readonly advice: string }
   /** The process is gone (or an attempt was abandoned). */
   | { readonly _tag: "Exited"; readonly lastError: string }
   /** A process could not be started at all. */
@@ -108,6 +110,11 @@ export const next = (state: State, event: Event): State | undefined => {
           instructions: state._tag === "Starting" ? undefined : state.instructions,
           initializeFailed: false
         }
+        : undefined
+    case "AuthorizationRequired":
+      return state._tag === "Starting" || state._tag === "Ready" || state._tag === "Degraded" ||
+          state._tag === "Offline"
+        ? { _tag: "NeedsAuthorization", reason: event.reason, advice: event.advice }
         : undefined
     case "Exited":
       return state._tag === "Starting" || state._tag === "Ready" || state._tag === "Degraded"

@@ -34,7 +34,8 @@ export const summarize = (healths: ReadonlyArray<ServerHealth>): Summary => {
     starting: 0,
     degraded: 0,
     offline: 0,
-    disabled: 0
+    disabled: 0,
+    unauthorized: 0
   }
   let tools = 0
   let curated = 0
@@ -110,6 +111,7 @@ export const formatServerLine = (h: ServerHealth): string => {
       break
     case "degraded":
     case "disabled":
+    case "unauthorized":
       break
   }
   if (h.lastError !== undefined && h.state !== "ready" && h.state !== "disabled") {

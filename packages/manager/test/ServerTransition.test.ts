@@ -14,6 +14,7 @@ const S = {
   degraded: { _tag: "Degraded", pid: 7, reason: "tools/list failed", instructions: "hi", initializeFailed: false },
   offline: { _tag: "Offline", lastError: "exited 1", attempt: 2, nextRetryAt: undefined },
   gaveUp: { _tag: "GaveUp", lastError: "exited 1", attempts: 5, reason: "gave up reconnecting after 5 attempts" },
+  needsAuth: { _tag: "NeedsAuthorization", reason: "no prompt", advice: "run `mcp-fleet auth login x`" },
   disabled: { _tag: "Disabled" },
   removed: { _tag: "Removed" }
 } satisfies Record<string, State>
@@ -30,6 +31,7 @@ const E = {
   spawnFailed: { _tag: "SpawnFailed", lastError: "not found" },
   retry: { _tag: "RetryScheduled", attempt: 3, at: 4_000 },
   gaveUp: { _tag: "GaveUp", reason: "crashes on every start" },
+  unauthorized: { _tag: "AuthorizationRequired", reason: "refresh refused", advice: "log in" },
   restarted: { _tag: "Restarted" },
   reconfigured: { _tag: "Reconfigured" },
   disable: { _tag: "Disabled" },
@@ -91,12 +93,16 @@ const legal: ReadonlyArray<readonly [S, E, State]> = [
   ["offline", "spawnFailed", { ...S.offline, lastError: "not found" }],
   ["offline", "retry", { ...S.offline, attempt: 3, nextRetryAt: 4_000 }],
   ["offline", "gaveUp", { _tag: "GaveUp", lastError: "exited 1", attempts: 2, reason: "crashes on every start" }],
-  ...(["starting", "startingPid", "startingPending", "ready", "degraded", "offline", "gaveUp"] as const).flatMap((
-    s
-  ) => [
-    [s, "restarted", fresh(0, undefined)] as const,
-    [s, "disable", S.disabled] as const
-  ]),
+  ...(["starting", "startingPid", "startingPending", "ready", "degraded", "offline"] as const).map((s) =>
+    [s, "unauthorized", { _tag: "NeedsAuthorization", reason: "refresh refused", advice: "log in" }] as const
+  ),
+  ...(["starting", "startingPid", "startingPending", "ready", "degraded", "offline", "gaveUp", "needsAuth"] as const)
+    .flatMap((
+      s
+    ) => [
+      [s, "restarted", fresh(0, undefined)] as const,
+      [s, "disable", S.disabled] as const
+    ]),
   ["disabled", "enable", fresh(0, undefined)],
   ...(Object.keys(S) as Array<S>).filter((s) => s !== "removed").flatMap((s) => [
     [s, "reconfigured", S[s]] as const,
@@ -126,5 +132,8 @@ describe("ServerTransition.next", () => {
     assert.strictEqual(ServerState.kindOf(S.startingPending), "starting")
     assert.isFalse(ServerState.isLive(S.offline))
     assert.isTrue(ServerState.isLive(S.degraded))
+    // Waiting for the user to authorize is neither offline nor starting, and takes no calls.
+    assert.strictEqual(ServerState.kindOf(S.needsAuth), "unauthorized")
+    assert.isFalse(ServerState.isLive(S.needsAuth))
   })
 })

@@ -123,12 +123,42 @@ export class RedirectRefused extends Schema.TaggedError<RedirectRefused>()("Redi
 }
 
 /**
+ * The server wants OAuth authorization (HTTP 401, or a 403 `insufficient_scope` that step-ups did not satisfy)
+ * and `McpAuth` could not complete it: no prompt is available, the user declined, a refresh was refused and no new
+ * authorization could be made, or the authorization server misbehaved. `reason` says which, without any secret.
+ * Retrying will not help until the user authorizes (for the CLI: `mcp-fleet auth login <server>`).
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class AuthorizationRequired extends Schema.TaggedError<AuthorizationRequired>()("AuthorizationRequired", {
+  server: Schema.String,
+  method: Schema.String,
+  status: Schema.Number,
+  reason: Schema.String
+}) {
+  /** Permanent: retrying cannot help until the user authorizes. */
+  get isRetryable(): boolean {
+    return false
+  }
+  override get message(): string {
+    return `MCP server "${this.server}" needs authorization (${this.method} was answered HTTP ${this.status}): ${this.reason}`
+  }
+}
+
+/**
  * The errors the HTTP transports add to those of any request.
  *
  * @since 0.2.0
  * @category errors
  */
-export type HttpError = ConnectionFailed | HttpStatusError | SessionExpired | StreamEnded | RedirectRefused
+export type HttpError =
+  | ConnectionFailed
+  | HttpStatusError
+  | SessionExpired
+  | StreamEnded
+  | RedirectRefused
+  | AuthorizationRequired
 
 /**
  * The server's URL is not an absolute `http:` or `https:` URL.

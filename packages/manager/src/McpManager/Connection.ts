@@ -6,6 +6,7 @@
  *
  * @internal
  */
+import * as McpAuth from "@mcp-fleet/auth/McpAuth"
 import { McpClient, McpError } from "@mcp-fleet/transport"
 import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -20,6 +21,7 @@ import * as Stream from "effect/Stream"
 import type { ServerConfig } from "../ManagerOptions.ts"
 import type { Catalog } from "./Catalog.ts"
 import * as Discovery from "./Discovery.ts"
+import { authorizationReason } from "./Failure.ts"
 import type { Ledger } from "./Ledger.ts"
 import type { Resolved } from "./Options.ts"
 import type { Conn, ServerRecord } from "./Record.ts"
@@ -41,6 +43,8 @@ export interface Env {
   readonly http: Option.Option<HttpClient.HttpClient>
   /** Resources, templates and prompts of each connection. */
   readonly catalog: Catalog
+  /** The app's OAuth service, if it provided one: remote servers that answer 401 use it. */
+  readonly auth: Option.Option<McpAuth.McpAuth["Service"]>
 }
 
 /** Why a remote server cannot start: the app gave the manager no `HttpClient`. */
@@ -79,7 +83,10 @@ const start = (
     transport: config.transport,
     requestTimeout: config.requestTimeout,
     name
-  }).pipe(Effect.provideService(HttpClient.HttpClient, env.http.value))
+  }).pipe(
+    Effect.provideService(HttpClient.HttpClient, env.http.value),
+    Option.isSome(env.auth) ? Effect.provideService(McpAuth.McpAuth, env.auth.value) : (effect) => effect
+  )
 }
 
 /**
@@ -116,6 +123,27 @@ export const apply = (env: Env, name: string, conn: Conn, outcome: Discovery.Out
   if (outcome._tag === "Listed" || outcome._tag === "ListFailed" || outcome._tag === "InitializeFailed") {
     env.ledger.transition(name, outcome)
   }
+  if (outcome._tag === "AuthorizationRequired") needsAuthorization(env, name, outcome.reason)
+}
+
+/** Moves the server to `unauthorized`: it waits for the user, and nothing is retried until a restart. */
+export const needsAuthorization = (env: Pick<Env, "ledger" | "options">, name: string, reason: string): void => {
+  env.ledger.transition(name, { _tag: "AuthorizationRequired", reason, advice: env.options.authorizationAdvice(name) })
+}
+
+/**
+ * A call failed: when it failed because the server wants the user to authorize (a refresh refused mid-session,
+ * with nobody to ask), the server goes `unauthorized` so that the next call fails fast and says so.
+ */
+export const onCallFailed = (
+  ledger: Ledger,
+  options: Resolved,
+  name: string,
+  conn: Conn,
+  error: { readonly _tag: string }
+): void => {
+  const reason = authorizationReason(error)
+  if (reason !== undefined && ledger.isCurrent(name, conn)) needsAuthorization({ ledger, options }, name, reason)
 }
 
 /**

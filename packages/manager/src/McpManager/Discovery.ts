@@ -8,10 +8,13 @@ import type { McpClient } from "@mcp-fleet/transport"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as ServerTransition from "../ServerTransition.ts"
+import { authorizationReason } from "./Failure.ts"
 
 /** What discovery concluded. */
 export type Outcome =
   | Extract<ServerTransition.Event, { readonly _tag: "Listed" | "ListFailed" | "InitializeFailed" }>
+  /** The server needs the user to authorize (`reason` has no secrets); nothing is retried until then. */
+  | { readonly _tag: "AuthorizationRequired"; readonly reason: string }
   /** The process is gone. */
   | { readonly _tag: "Gone" }
   /** A reconnection attempt got no answer to `initialize` within `readyTimeout`; it is abandoned. */
@@ -23,6 +26,8 @@ export const list = Effect.fnUntraced(function*(
   startupTimeoutMs: number
 ): Effect.fn.Return<Outcome> {
   const listed = yield* client.listTools().pipe(Effect.timeoutOption(startupTimeoutMs), Effect.result)
+  const unauthorized = listed._tag === "Failure" ? authorizationReason(listed.failure) : undefined
+  if (unauthorized !== undefined) return { _tag: "AuthorizationRequired", reason: unauthorized }
   if (!client.isAlive()) return { _tag: "Gone" }
   if (listed._tag === "Failure") {
     return { _tag: "ListFailed", reason: `tools/list failed: ${listed.failure.message}` }
@@ -62,6 +67,8 @@ export const discover = Effect.fnUntraced(function*(
   }
   if (ready._tag === "Failure") {
     const error = ready.failure
+    const unauthorized = authorizationReason(error)
+    if (unauthorized !== undefined) return { _tag: "AuthorizationRequired", reason: unauthorized }
     if (!client.isAlive()) return { _tag: "Gone" }
     return { _tag: "InitializeFailed", error: error.message }
   }

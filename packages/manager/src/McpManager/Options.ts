@@ -26,6 +26,7 @@ export interface Resolved {
   /** The fleet-wide handlers (a server's own `client.handlers` override them one by one). */
   readonly handlers: ClientHandlers.ClientHandlers
   readonly serverLogLevel: ProtocolFeatures.LoggingLevel | undefined
+  readonly authorizationAdvice: (server: string) => string
 }
 
 const millis = (input: Duration.Input | undefined, fallback: number): number => {
@@ -71,7 +72,9 @@ export const resolve = Effect.fnUntraced(function*(options: ManagerOptions) {
     onStateChange: options.onStateChange,
     onToolsChanged: options.onToolsChanged,
     handlers: options.handlers ?? {},
-    serverLogLevel: options.serverLogLevel
+    serverLogLevel: options.serverLogLevel,
+    authorizationAdvice: options.authorizationAdvice ??
+      (() => "authorize it (provide McpAuth with a prompt), then restart it")
   }
   return resolved
 })

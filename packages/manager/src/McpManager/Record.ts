@@ -53,6 +53,8 @@ const lastErrorOf = (state: ServerState.State): string | undefined => {
       return state.reason
     case "GaveUp":
       return `${state.reason}. ${state.lastError ?? ""}`.trim()
+    case "NeedsAuthorization":
+      return `needs authorization: ${state.advice}; ${state.reason}`
     case "Disabled":
     case "Removed":
       return undefined

@@ -104,6 +104,14 @@ export const make = Effect.fnUntraced(function*(env: Connection.Env) {
     yield* Connection.serve(env, name, conn, discoverFirst)
     yield* conn.client.awaitTerminated
     if (!ledger.isCurrent(name, conn)) return "stop" as const
+    // A session that ended because the server wants the user to authorize: wait for them, never reconnect.
+    const ready = yield* Effect.result(conn.client.awaitReady)
+    const unauthorized = ready._tag === "Failure" ? Failure.authorizationReason(ready.failure) : undefined
+    if (unauthorized !== undefined || ledger.get(name)?.state._tag === "NeedsAuthorization") {
+      if (unauthorized !== undefined) Connection.needsAuthorization(env, name, unauthorized)
+      yield* close(conn)
+      return "stop" as const
+    }
     const evidence = yield* evidenceOf(conn, startedAt, ledger.get(name)!.state._tag === "Starting")
     ledger.exited(name, conn)
     yield* close(conn)
@@ -144,6 +152,11 @@ export const make = Effect.fnUntraced(function*(env: Connection.Env) {
       // Discovery is awaited in place: this attempt worked if the server initialized and is alive.
       const outcome = yield* Discovery.discover(conn.client, options, false, () => Effect.void)
       if (!ledger.isCurrent(name, conn)) return undefined
+      if (outcome._tag === "AuthorizationRequired") {
+        Connection.apply(env, name, conn, outcome)
+        yield* close(conn)
+        return undefined
+      }
       if (outcome._tag === "Gone" || outcome._tag === "NoAnswer") {
         const signature = outcome._tag === "NoAnswer" ? undefined : yield* evidenceOf(conn, startedAt, true)
         ledger.transition(name, {

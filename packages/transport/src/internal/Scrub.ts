@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import { ConnectionFailed, HttpStatusError, RedirectRefused, StreamEnded } from "../HttpError.ts"
+import { AuthorizationRequired, ConnectionFailed, HttpStatusError, RedirectRefused, StreamEnded } from "../HttpError.ts"
 import type { InitializeError } from "../McpError.ts"
 import { ProtocolError, UnsupportedProtocolVersion } from "../McpError.ts"
 import type { RequestFailure } from "../transport/Transport.ts"
@@ -29,6 +29,8 @@ export const failure = (scrub: (text: string) => string, error: RequestFailure):
       return new StreamEnded({ ...fields(error), reason: scrub(error.reason) })
     case "RedirectRefused":
       return new RedirectRefused({ ...fields(error), location: scrub(error.location) })
+    case "AuthorizationRequired":
+      return new AuthorizationRequired({ ...fields(error), status: error.status, reason: scrub(error.reason) })
     case "SessionExpired":
     case "MessageTooLarge":
       return error

@@ -48,6 +48,7 @@ const permanent: ReadonlyArray<{ readonly isRetryable: boolean; readonly _tag: s
   new HttpError.HttpStatusError({ server, method, status: 403, detail: "" }),
   new HttpError.HttpStatusError({ server, method, status: 404, detail: "" }),
   new HttpError.RedirectRefused({ server, method, location: "http://elsewhere" }),
+  new HttpError.AuthorizationRequired({ server, method, status: 401, reason: "no prompt" }),
   new HttpError.InvalidUrl({ server, url: "file:///", reason: "not http" })
 ]
 

@@ -5,6 +5,7 @@
  * @internal
  */
 import * as McpAuth from "@mcp-fleet/auth/McpAuth"
+import * as WwwAuthenticate from "@mcp-fleet/auth/WwwAuthenticate"
 import * as Effect from "effect/Effect"
 import type * as HttpClient from "effect/http/HttpClient"
 import type * as HttpClientError from "effect/http/HttpClientError"
@@ -13,7 +14,7 @@ import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
-import { ConnectionFailed, HttpStatusError, RedirectRefused } from "../../HttpError.ts"
+import { AuthorizationRequired, ConnectionFailed, HttpStatusError, RedirectRefused } from "../../HttpError.ts"
 import * as JsonRpc from "../JsonRpc.ts"
 import { mediaType, readBounded } from "./Body.ts"
 import * as Url from "./Url.ts"
@@ -90,17 +91,35 @@ const executeOnce = (
 const MAX_CHALLENGES = 2
 
 /**
+ * The credentials `McpAuth` put on the request a response answers: its error body is scrubbed of them, so that a
+ * server echoing "invalid token <token>" cannot leak it into an error or a log.
+ */
+const sentCredentials = new WeakMap<HttpClientResponse.HttpClientResponse, ReadonlyArray<string>>()
+
+/** A 401, or a 403 that asks for more scope (any other 403 is a refusal that authorization cannot change). */
+const isChallenge = (response: HttpClientResponse.HttpClientResponse): boolean =>
+  response.status === 401 ||
+  (response.status === 403 &&
+    Option.getOrUndefined(WwwAuthenticate.bearer(response.headers["www-authenticate"]))?.error ===
+      "insufficient_scope")
+
+/**
  * Sends `build(url)` and follows redirects while they stay on the origin of `url` (see `executeOnce`). When the
- * program provides `McpAuth`, every request carries its Authorization header, and a 401 or 403 goes to
- * `McpAuth.onChallenge` (discovery, authorization, refresh or step-up) and the request is sent again; when
- * authorization cannot be completed, the reason is logged and the 401/403 is returned as it came.
+ * program provides `McpAuth`, every request carries its Authorization header, and a 401 (or a 403
+ * `insufficient_scope`) goes to `McpAuth.onChallenge` (discovery, authorization, refresh or step-up) and the
+ * request is sent again, at most twice; when authorization cannot be completed the exchange fails with
+ * `AuthorizationRequired` (why, without secrets). Without `McpAuth` a 401 is returned as it came.
  */
 export const execute = (
   client: HttpClient.HttpClient.With<HttpClientError.HttpClientError, Scope.Scope>,
   url: URL,
   build: (url: URL) => HttpClientRequest.HttpClientRequest,
   who: Origin
-): Effect.Effect<HttpClientResponse.HttpClientResponse, ConnectionFailed | RedirectRefused, Scope.Scope> =>
+): Effect.Effect<
+  HttpClientResponse.HttpClientResponse,
+  ConnectionFailed | RedirectRefused | AuthorizationRequired,
+  Scope.Scope
+> =>
   Effect.gen(function*() {
     const found = yield* Effect.serviceOption(McpAuth.McpAuth)
     if (Option.isNone(found)) return yield* executeOnce(client, url, build, who)
@@ -108,38 +127,48 @@ export const execute = (
     const server = url.href
     const send = Effect.gen(function*() {
       const headers = yield* auth.headers(server)
-      return yield* executeOnce(client, url, (target) => {
+      const sent = Object.values(headers).flatMap((value) => {
+        const text = Redacted.value(value)
+        const token = /^\s*\S+\s+(\S+)\s*$/.exec(text)?.[1]
+        return token === undefined ? [text] : [text, token]
+      })
+      const response = yield* executeOnce(client, url, (target) => {
         let request = build(target)
         for (const [name, value] of Object.entries(headers)) {
           request = HttpClientRequest.setHeader(request, name, Redacted.value(value))
         }
         return request
       }, who)
+      if (sent.length > 0 && response.status >= 400) sentCredentials.set(response, sent)
+      return response
     })
     let response = yield* send
-    for (
-      let challenges = 0;
-      challenges < MAX_CHALLENGES && (response.status === 401 || response.status === 403);
-      challenges++
-    ) {
-      const answered = yield* auth.onChallenge(server, {
-        status: response.status,
-        wwwAuthenticate: response.headers["www-authenticate"]
-      }).pipe(
-        Effect.as(true),
-        Effect.catch((error) =>
-          Effect.logWarning("Authorization could not be completed").pipe(
-            Effect.annotateLogs({ server: who.server, reason: error.message }),
-            Effect.as(false)
-          )
-        )
+    for (let challenges = 0; challenges < MAX_CHALLENGES && isChallenge(response); challenges++) {
+      const status = response.status
+      yield* auth.onChallenge(server, { status, wwwAuthenticate: response.headers["www-authenticate"] }).pipe(
+        Effect.mapError((error) => new AuthorizationRequired({ ...who, status, reason: error.reason }))
       )
-      if (!answered) return response
       response = yield* send
+    }
+    if (isChallenge(response)) {
+      return yield* new AuthorizationRequired({
+        ...who,
+        status: response.status,
+        reason: `the server still answers HTTP ${response.status} after ${MAX_CHALLENGES} authorizations.`
+      })
     }
     if (response.status < 400) yield* auth.onSuccess(server)
     return response
   })
+
+/** `text` without the credentials that went with the request `response` answers. */
+const scrubSent = (response: HttpClientResponse.HttpClientResponse, text: string): string => {
+  const sent = sentCredentials.get(response)
+  if (sent === undefined) return text
+  let clean = text
+  for (const secret of [...sent].sort((a, b) => b.length - a.length)) clean = clean.replaceAll(secret, "***")
+  return clean
+}
 
 /** What an error body said, when it is a JSON-RPC error (`code` and `message`). */
 export interface ErrorBody {
@@ -157,7 +186,7 @@ export const errorBody = (response: HttpClientResponse.HttpClientResponse): Effe
       if (body._tag === "TooLarge") {
         return { text: "", code: undefined, remoteMessage: undefined, id: undefined }
       }
-      const text = body.text
+      const text = scrubSent(response, body.text)
       if (mediaType(response) !== "application/json" && !text.trimStart().startsWith("{")) {
         return { text, code: undefined, remoteMessage: undefined, id: undefined }
       }
@@ -175,7 +204,10 @@ export const statusError = (
   body: ErrorBody,
   who: Origin
 ): HttpStatusError => {
-  const wwwAuthenticate = response.headers["www-authenticate"]
+  const wwwAuthenticate = Option.map(
+    Option.fromNullishOr(response.headers["www-authenticate"]),
+    (text) => scrubSent(response, text)
+  ).pipe(Option.getOrUndefined)
   const retryAfter = response.headers["retry-after"]
   const detail = body.remoteMessage !== undefined
     ? `${body.code} ${JsonRpc.excerpt(body.remoteMessage)}`
