@@ -37,11 +37,19 @@ const build = (
   server: AuthServer,
   prompt: Layer.Layer<AuthorizationPrompt.AuthorizationPrompt>,
   store: TokenStore.Service,
-  requestTimeout: Duration.Input = "30 seconds"
+  requestTimeout: Duration.Input = "30 seconds",
+  protocol?: "legacy"
 ) =>
   Effect.gen(function*() {
     const layer = McpManager.layer({
-      servers: { linear: { url: server.mcpUrl, transport: "http", requestTimeout } },
+      servers: {
+        linear: {
+          url: server.mcpUrl,
+          transport: "http",
+          requestTimeout,
+          ...(protocol === undefined ? {} : { client: { protocol } })
+        }
+      },
       authorizationAdvice: advice,
       reconnect: { initialDelay: "1 millis", maxAttempts: 3 }
     }).pipe(Layer.provide([NodeServices.layer, authLayer(prompt, store)]))
@@ -122,9 +130,10 @@ describe("McpManager with a server behind OAuth", () => {
       assert.deepStrictEqual(third.content, [{ type: "text", text: "authorized" }])
 
       assert.deepStrictEqual(rpcMethods(server), [
-        "initialize", // 401
+        "server/discover", // the era probe (protocol: auto, the default): 401
         "authorize:mcp:read",
         "token:authorization_code",
+        "server/discover", // authorized now: not a modern server, so initialize follows
         "initialize",
         "tools/list",
         "tools/call",
@@ -223,7 +232,9 @@ describe("McpManager with a server behind OAuth", () => {
         const server = yield* authServer(options)
         const store = yield* TokenStore.makeMemory
         // The request deadline is longer than the token endpoint's, so that the clock jump below expires only the latter.
-        const manager = yield* build(server, headless, store, "5 minutes")
+        // The era is pinned: under auto the era probe's own 5 s deadline would run out while the token request waits
+        // (a known gap: the probe's deadline does not pause for authorization), and this test is about the token.
+        const manager = yield* build(server, headless, store, "5 minutes", "legacy")
         const settled = yield* manager.changes.pipe(
           Stream.filter((c) => c.server === "linear" && c.to !== "starting"),
           Stream.runHead,
