@@ -53,6 +53,8 @@ export const make = (options: Options = {}): Effect.Effect<MemoryPeer, never, Sc
       notificationBuffer: 1024,
       notificationReplay: 0,
       secrets: options.secrets ?? [],
+      // A legacy-era peer: the handshake is initialize, with no server/discover probe first.
+      protocol: "legacy",
       ...(options.logRateLimit === undefined ? {} : { logRateLimit: options.logRateLimit })
     }, (r) =>
       Effect.sync((): Transport.Transport => {
