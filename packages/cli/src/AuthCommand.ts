@@ -134,8 +134,10 @@ const login = Command.make(
         headers: entry.headers,
         transport: entry.transport === "sse" ? "sse" : "auto",
         name,
-        // The user's own pace: the handshake waits for the browser (plus a margin for the token exchange).
-        requestTimeout: Duration.sum(timeout, Duration.seconds(30))
+        // The user's own pace: the handshake waits for the browser (plus a margin for the token exchange). The era
+        // probe (`server/discover`, the first request) is where the 401 and so the browser happen: it waits as long.
+        requestTimeout: Duration.sum(timeout, Duration.seconds(30)),
+        probeTimeout: Duration.sum(timeout, Duration.seconds(30))
       }).pipe(Effect.provideService(McpAuth.McpAuth, auth))
       yield* client.awaitReady
       return yield* store.getTokens(CliAuth.resourceKey(url))
