@@ -2,6 +2,7 @@
 // HTTP or the legacy HTTP+SSE handler. `GET /_fake/requests` returns the request log as JSON.
 import { createServer } from "node:http"
 import { createLegacySse } from "./legacy.mjs"
+import { createModernHttp } from "./modern.mjs"
 import { parseTokens } from "./options.mjs"
 import { createStreamable, MCP_PATHS } from "./streamable.mjs"
 
@@ -22,7 +23,11 @@ export function startFakeHttpServer(tokens = []) {
   const requests = []
   let port = 0
   const config = { flags, opts, label, port: () => port, timers }
-  const handler = legacy ? createLegacySse(config) : createStreamable(config)
+  const handler = legacy
+    ? createLegacySse(config)
+    : flags.has("modern")
+    ? createModernHttp(config)
+    : createStreamable(config)
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1")
@@ -32,6 +37,8 @@ export function startFakeHttpServer(tokens = []) {
       host: req.headers.host,
       sessionId: req.headers["mcp-session-id"],
       protocolVersion: req.headers["mcp-protocol-version"],
+      mcpMethod: req.headers["mcp-method"],
+      mcpName: req.headers["mcp-name"],
       lastEventId: req.headers["last-event-id"],
       authorization: req.headers.authorization === undefined ? undefined : "<present>"
     }
