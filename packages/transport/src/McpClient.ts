@@ -68,6 +68,7 @@ import type { CallToolResult } from "./Protocol.ts"
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "./Protocol.ts"
 import type { RemoteOptions } from "./RemoteClient.ts"
 import * as RemoteClient from "./RemoteClient.ts"
+import * as Subscriptions from "./Subscriptions.ts"
 import type { DiscoveredTool } from "./Tool.ts"
 import type * as Transport from "./transport/Transport.ts"
 
@@ -184,6 +185,15 @@ export interface McpClient {
    * the server sent before the stream was run, then every new one. Slow consumers lose the oldest.
    */
   readonly notifications: Stream.Stream<ServerNotification>
+  /**
+   * Opens `subscriptions/listen` (2026-07-28) for the life of the current scope: resolves once the server
+   * acknowledged it, with the subset it honours; its notifications arrive on `notifications`. Closing the scope
+   * cancels it. A legacy-era server fails it with `ListenFailed` reason `legacy`.
+   */
+  readonly listen: (
+    filter: Subscriptions.Filter,
+    options?: CallOptions
+  ) => Effect.Effect<Subscriptions.Listening, Subscriptions.ListenFailed | InitializeError | NotReady, Scope.Scope>
   /** The last lines the server wrote to stderr, oldest first (always empty for a remote server). */
   readonly stderrTail: () => ReadonlyArray<string>
   /** How the process ended, once it has (always none for a remote server). */
@@ -496,6 +506,15 @@ export const stdio = (
       ping: (options) => Effect.asVoid(request("ping", undefined, options)),
       request,
       notifications: Stream.fromPubSub(conn.notifications),
+      // This stdio client speaks the legacy era only (its handshake is initialize).
+      listen: () =>
+        Effect.fail(
+          new Subscriptions.ListenFailed({
+            server,
+            reason: "legacy",
+            detail: "it speaks the legacy era, whose list changes arrive unsolicited"
+          })
+        ),
       stderrTail: () => stderr.snapshot(),
       exitInfo: () => Option.fromUndefinedOr(conn.exitInfo()),
       awaitExit: Deferred.await(conn.exited),
@@ -558,6 +577,7 @@ const fromSession = (session: McpSession.McpSession): McpClient => ({
   ping: session.ping,
   request: session.request,
   notifications: session.notifications,
+  listen: session.listen,
   stderrTail: () => [],
   exitInfo: () => Option.none(),
   awaitExit: Effect.never,

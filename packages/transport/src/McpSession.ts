@@ -28,6 +28,7 @@ import { SessionExpired } from "./HttpError.ts"
 import * as CursorLoop from "./internal/CursorLoop.ts"
 import * as Dispatch from "./internal/Dispatch.ts"
 import * as Handshake from "./internal/Handshake.ts"
+import * as Listen from "./internal/Listen.ts"
 import * as PendingTable from "./internal/PendingTable.ts"
 import * as Redactor from "./internal/Redactor.ts"
 import { schemaDetail } from "./internal/SchemaDetail.ts"
@@ -39,6 +40,7 @@ import * as Options from "./McpClientOptions.ts"
 import type { PageCapExceeded, RepeatedCursor, UnsupportedProtocolVersion } from "./McpError.ts"
 import { ClientClosed, ErrIndexBuilding, NotReady, ProtocolError, RequestTimeout } from "./McpError.ts"
 import type { CallToolResult, ServerNotification, ServerSession } from "./Protocol.ts"
+import * as Subscriptions from "./Subscriptions.ts"
 import type * as Transport from "./transport/Transport.ts"
 
 /**
@@ -151,6 +153,11 @@ export interface McpSession {
   readonly ping: (options?: CallOptions) => Effect.Effect<void, RequestError>
   readonly request: (method: string, params?: unknown, options?: CallOptions) => Effect.Effect<unknown, RequestError>
   readonly notifications: Stream.Stream<ServerNotification>
+  /** Opens `subscriptions/listen` for the life of the scope (modern era only); see `Subscriptions`. */
+  readonly listen: (
+    filter: Subscriptions.Filter,
+    options?: CallOptions
+  ) => Effect.Effect<Subscriptions.Listening, Subscriptions.ListenFailed | InitializeError | NotReady, Scope.Scope>
   readonly awaitTerminated: Effect.Effect<void>
   /** Fails what is pending, ends the transport (bounded) and joins every fiber. Idempotent. */
   readonly close: Effect.Effect<void>
@@ -208,12 +215,20 @@ export const make = <R>(
       refusal: () => refused
     })
 
+    // subscriptions/listen has no deadline: it stays open until its scope closes (the cancellation) or it ends.
+    const listener = Listen.make({
+      server,
+      send: (params) => pending.request("subscriptions/listen", params, { timeoutMs: Infinity, cancellable: true })
+    })
     const diagnose = (text: string) => Queue.offerUnsafe(logs, ["warning", scrub(text)])
     const dispatch = Dispatch.make({
       server,
       pending,
       counters,
-      publish: (notification) => PubSub.publishUnsafe(notifications, notification),
+      publish: (notification) => {
+        listener.observe(notification)
+        PubSub.publishUnsafe(notifications, notification)
+      },
       send: (frame) => transport?.send(frame),
       diagnose,
       note: (text) => Queue.offerUnsafe(logs, ["debug", text]),
@@ -394,6 +409,21 @@ export const make = <R>(
           })
       ).pipe(Effect.withSpan("McpSession.listTools"))
 
+    const listen = (filter: Subscriptions.Filter, options?: CallOptions) =>
+      whenReady(() => new NotReady({ server, operation: "listen" }), options, Effect.succeed).pipe(
+        Effect.flatMap((session) =>
+          session.protocolVersion < "2026-07-28"
+            ? Effect.fail(
+              new Subscriptions.ListenFailed({
+                server,
+                reason: "legacy",
+                detail: `it speaks ${session.protocolVersion}, whose list changes arrive unsolicited`
+              })
+            )
+            : listener.open(filter, timeoutOf(options))
+        )
+      )
+
     const current = (): ServerSession | undefined =>
       state._tag === "Ready" || state._tag === "Renewing" ? state.session : undefined
 
@@ -426,6 +456,7 @@ export const make = <R>(
       ping: (options) => Effect.asVoid(request("ping", undefined, options)),
       request,
       notifications: Stream.fromPubSub(notifications),
+      listen,
       awaitTerminated: Deferred.await(terminated),
       close: shutdown("close was called"),
       stats: () => ({

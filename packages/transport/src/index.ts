@@ -25,3 +25,5 @@ export * as McpSession from "./McpSession.ts"
 export * as Transport from "./transport/Transport.ts"
 /** @since 0.1.0 */
 export * as Tool from "./Tool.ts"
+/** @since 0.3.0 */
+export * as Subscriptions from "./Subscriptions.ts"
