@@ -43,6 +43,7 @@ import { BaseEnvironment } from "./BaseEnvironment.ts"
 import type { InvalidUrl } from "./HttpError.ts"
 import * as ChildEnvironment from "./internal/ChildEnvironment.ts"
 import * as Connection from "./internal/Connection.ts"
+import type { Stats as ListCacheStats } from "./internal/ListCache.ts"
 import * as Pagination from "./internal/Pagination.ts"
 import * as Redactor from "./internal/Redactor.ts"
 import { schemaDetail } from "./internal/SchemaDetail.ts"
@@ -128,6 +129,11 @@ export interface Stats {
   readonly requests: Readonly<Record<string, number>>
   readonly pending: number
   readonly stderrBytes: number
+  /**
+   * Lists answered from the 2026-07-28 cache (`ttlMs`) and fetched from the server, and whether each list method's
+   * last answer came from the cache. Present on session-based clients (remote ones).
+   */
+  readonly listCache?: ListCacheStats | undefined
   /**
    * Which of the client's own fibers have finished. All of them are once `forceClose` or the scope's close has
    * returned: shutdown joins every one (a check for tests and leak hunts).

@@ -28,6 +28,7 @@ import { SessionExpired } from "./HttpError.ts"
 import * as CursorLoop from "./internal/CursorLoop.ts"
 import * as Dispatch from "./internal/Dispatch.ts"
 import * as Handshake from "./internal/Handshake.ts"
+import * as ListCache from "./internal/ListCache.ts"
 import * as Listen from "./internal/Listen.ts"
 import * as PendingTable from "./internal/PendingTable.ts"
 import * as Redactor from "./internal/Redactor.ts"
@@ -119,6 +120,7 @@ export interface Config {
  */
 export interface SessionStats extends Stats {
   readonly sessionsLost: number
+  readonly listCache: ListCache.Stats
 }
 
 /**
@@ -220,6 +222,8 @@ export const make = <R>(
       server,
       send: (params) => pending.request("subscriptions/listen", params, { timeoutMs: Infinity, cancellable: true })
     })
+    // Lists kept for their `ttlMs` (2026-07-28); a list_changed drops its list before it is published.
+    const listCache = ListCache.make<ListedTools>()
     const diagnose = (text: string) => Queue.offerUnsafe(logs, ["warning", scrub(text)])
     const dispatch = Dispatch.make({
       server,
@@ -227,6 +231,7 @@ export const make = <R>(
       counters,
       publish: (notification) => {
         listener.observe(notification)
+        listCache.observe(notification.method)
         PubSub.publishUnsafe(notifications, notification)
       },
       send: (frame) => transport?.send(frame),
@@ -391,21 +396,33 @@ export const make = <R>(
         options,
         (session) =>
           Effect.suspend(() => {
+            const cached = listCache.get("tools/list", clock.currentTimeMillisUnsafe())
+            if (cached !== undefined) return Effect.succeed(cached)
+            const token = listCache.begin("tools/list")
+            let hint: ListCache.Hint | undefined | null = null
             const collected = ToolList.collector(scrub)
             return CursorLoop.collect({
               server,
               method: "tools/list",
               maxPages: config.maxPages,
               protocolVersion: session.protocolVersion,
-              fetch: (params) => request("tools/list", params, options),
+              fetch: (params) =>
+                Effect.tap(request("tools/list", params, options), (raw) =>
+                  Effect.sync(() => {
+                    hint = ListCache.combine(hint, ListCache.hintOf(raw))
+                  })),
               page: ToolList.page(server),
               onItems: collected.add
-            }).pipe(Effect.map((pages): ListedTools => ({
-              tools: collected.tools,
-              instructions: session.instructions,
-              skipped: collected.skipped,
-              pages
-            })))
+            }).pipe(Effect.map((pages): ListedTools => {
+              const listed: ListedTools = {
+                tools: collected.tools,
+                instructions: session.instructions,
+                skipped: collected.skipped,
+                pages
+              }
+              listCache.put("tools/list", token, listed, hint ?? undefined, clock.currentTimeMillisUnsafe())
+              return listed
+            }))
           })
       ).pipe(Effect.withSpan("McpSession.listTools"))
 
@@ -461,6 +478,7 @@ export const make = <R>(
       close: shutdown("close was called"),
       stats: () => ({
         ...counters,
+        listCache: listCache.stats(),
         oversize,
         invalidUtf8: 0,
         requests: { ...pending.counts },
