@@ -37,7 +37,8 @@ export const Output = Schema.Struct({
   /** Every text block, resource link and embedded text resource, in order, one per line. */
   text: Schema.String,
   files: Schema.Array(File),
-  structuredContent: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
+  /** Any JSON value (an object before MCP 2026-07-28, and still most often). */
+  structuredContent: Schema.optionalKey(Schema.Unknown)
 })
 
 /**

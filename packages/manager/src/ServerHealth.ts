@@ -17,6 +17,11 @@ export interface ServerHealth {
   readonly transport: "stdio" | "http" | "sse"
   /** A remote server's URL with any credentials in it replaced by `***`; `undefined` for stdio. */
   readonly url: string | undefined
+  /**
+   * The protocol the server speaks once its handshake is done: its era (`legacy`: `initialize`; `modern`:
+   * `server/discover`, 2026-07-28) and version. Absent before.
+   */
+  readonly protocol?: { readonly era: "legacy" | "modern"; readonly version: string } | undefined
   /** The server's tools while `ready`; empty otherwise (see `countsTools`). */
   readonly tools: ReadonlyArray<Tool.DiscoveredTool>
   /** Tool names the host bridges by hand (configuration), as given. */

@@ -115,6 +115,8 @@ export const formatServerLine = (h: ServerHealth): string => {
   }
   // A remote server says how it is reached (its URL is already redacted).
   if (h.transport !== "stdio" && h.url !== undefined) parts.push(`${h.transport} ${h.url}`)
+  // The modern era is said (a server without the mark speaks the legacy one, `health().protocol` has both).
+  if (h.protocol?.era === "modern") parts.push(`modern ${h.protocol.version}`)
   return parts.join(" · ")
 }
 

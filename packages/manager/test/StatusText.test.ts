@@ -36,3 +36,16 @@ describe("StatusText: the hidden servers' line", () => {
     assert.strictEqual(lastLine(StatusText.renderStatusLines(fleet(2), 2)), StatusText.formatServerLine(offline("s1")))
   })
 })
+
+describe("StatusText: the protocol era", () => {
+  it("a modern server's line says its era and version; a legacy one's line is as before", () => {
+    const ready: ServerHealth.ServerHealth = { ...offline("m"), state: "ready" }
+    const modern = { ...ready, protocol: { era: "modern", version: "2026-07-28" } } as const
+    const legacy = { ...ready, protocol: { era: "legacy", version: "2025-11-25" } } as const
+    assert.strictEqual(
+      StatusText.formatServerLine(modern),
+      "m: ready · 0 tools (0 curated, 0 external) · modern 2026-07-28"
+    )
+    assert.strictEqual(StatusText.formatServerLine(legacy), StatusText.formatServerLine(ready))
+  })
+})

@@ -12,7 +12,7 @@
 import type { McpManager } from "@mcp-fleet/manager"
 import type { Protocol } from "@mcp-fleet/transport"
 import type { Cause } from "effect"
-import { Cause as CauseModule, Clock, Effect, Exit, Fiber, FiberSet, Option, Random, Ref } from "effect"
+import { Cause as CauseModule, Clock, Effect, Exit, Fiber, FiberSet, Option, Predicate, Random, Ref } from "effect"
 import type { SoakOptions } from "./SoakOptions.ts"
 import type { Op, Outcome, Tally } from "./Tally.ts"
 import * as Tallies from "./Tally.ts"
@@ -89,7 +89,7 @@ export const failureOf = <E extends { readonly _tag: string; readonly message: s
 const wrongAnswer = (detail: string): Outcome => ({ _tag: "Failed", tag: "WrongAnswer", detail })
 
 const checkEcho = (n: number, payload: string) => (result: Protocol.CallToolResult): Outcome => {
-  const echoed = result.structuredContent
+  const echoed = Predicate.isObject(result.structuredContent) ? result.structuredContent : undefined
   if (echoed === undefined) return wrongAnswer(`echo #${n} came back without structuredContent`)
   if (echoed["n"] !== n) return wrongAnswer(`echo #${n} came back as the answer to #${String(echoed["n"])}`)
   if (echoed["payload"] !== payload) {
@@ -99,7 +99,7 @@ const checkEcho = (n: number, payload: string) => (result: Protocol.CallToolResu
 }
 
 const checkSleep = (ms: number) => (result: Protocol.CallToolResult): Outcome =>
-  result.structuredContent?.["ms"] === ms
+  (Predicate.isObject(result.structuredContent) && result.structuredContent["ms"] === ms)
     ? { _tag: "Succeeded" }
     : wrongAnswer(`sleep ${ms} answered ${JSON.stringify(result.structuredContent)}`)
 

@@ -7,6 +7,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import type { EraError } from "./EraError.ts"
 import type { HttpError, InvalidUrl } from "./HttpError.ts"
 import { oneLine } from "./internal/ServerText.ts"
 
@@ -277,6 +278,7 @@ export type RequestError =
   | TooManyInFlight
   | InvalidParams
   | HttpError
+  | EraError
 
 /**
  * Errors of the background `initialize` handshake, seen by `awaitReady`.

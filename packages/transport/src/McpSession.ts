@@ -27,9 +27,13 @@ import * as Stream from "effect/Stream"
 import { SessionExpired } from "./HttpError.ts"
 import * as CursorLoop from "./internal/CursorLoop.ts"
 import * as Dispatch from "./internal/Dispatch.ts"
-import * as Handshake from "./internal/Handshake.ts"
+import { EraCache } from "./internal/EraCache.ts"
+import * as EraProbe from "./internal/EraProbe.ts"
 import * as ListCache from "./internal/ListCache.ts"
 import * as Listen from "./internal/Listen.ts"
+import * as Meta from "./internal/Meta.ts"
+import * as ModernRequest from "./internal/ModernRequest.ts"
+import * as Mrtr from "./internal/Mrtr.ts"
 import * as PendingTable from "./internal/PendingTable.ts"
 import * as Redactor from "./internal/Redactor.ts"
 import { schemaDetail } from "./internal/SchemaDetail.ts"
@@ -40,8 +44,10 @@ import type { CallOptions, Stats, ToolList as ListedTools } from "./McpClient.ts
 import * as Options from "./McpClientOptions.ts"
 import type { PageCapExceeded, RepeatedCursor, UnsupportedProtocolVersion } from "./McpError.ts"
 import { ClientClosed, ErrIndexBuilding, NotReady, ProtocolError, RequestTimeout } from "./McpError.ts"
-import type { CallToolResult, ServerNotification, ServerSession } from "./Protocol.ts"
+import { MODERN_PROTOCOL_VERSION } from "./Protocol.ts"
+import type { CallToolResult, ProtocolChoice, ServerNotification, ServerSession } from "./Protocol.ts"
 import * as Subscriptions from "./Subscriptions.ts"
+import * as ModernHeaders from "./transport/http/ModernHeaders.ts"
 import type * as Transport from "./transport/Transport.ts"
 
 /**
@@ -110,6 +116,18 @@ export interface Config {
   readonly secrets: ReadonlyArray<string>
   /** The server's URL, redacted, for remote servers. */
   readonly url?: string | undefined
+  /** How the era is chosen (`auto`: `server/discover` first, `initialize` as the fallback). Default `auto`. */
+  readonly protocol?: ProtocolChoice | undefined
+  /** Deadline of the `server/discover` probe under `auto`. Default 5 seconds. */
+  readonly probeTimeoutMs?: number | undefined
+  /** The key under which the era is cached for the program's life (a remote endpoint); none: no cache. */
+  readonly eraKey?: string | undefined
+  /** The log level sent as `_meta["io.modelcontextprotocol/logLevel"]` on modern requests, when set. */
+  readonly logLevel?: string | undefined
+  /** Answers a modern server's input requests (`input_required`) from the client's handlers. */
+  readonly answerInput?: Mrtr.Answer | undefined
+  /** Most `input_required` rounds per call. Default 8. */
+  readonly maxInputRounds?: number | undefined
 }
 
 /**
@@ -220,10 +238,20 @@ export const make = <R>(
     // subscriptions/listen has no deadline: it stays open until its scope closes (the cancellation) or it ends.
     const listener = Listen.make({
       server,
-      send: (params) => pending.request("subscriptions/listen", params, { timeoutMs: Infinity, cancellable: true })
+      // The era's `_meta` and headers, but not ModernRequest's re-issue of a broken stream: a dropped listen is
+      // the listener's caller's to re-open (it re-lists once the new one is acknowledged).
+      send: (params) => {
+        const version = current()?.protocolVersion ?? MODERN_PROTOCOL_VERSION
+        const merged = Meta.merge(params, Meta.request(version, clientMeta))
+        const headers = isHttp()
+          ? ModernHeaders.forRequest("subscriptions/listen", merged, version, undefined)
+          : undefined
+        return pending.request("subscriptions/listen", merged, { timeoutMs: Infinity, cancellable: true, headers })
+      }
     })
     // Lists kept for their `ttlMs` (2026-07-28); a list_changed drops its list before it is published.
     const listCache = ListCache.make<ListedTools>()
+    const clientMeta = { clientInfo: config.clientInfo, capabilities: config.capabilities, logLevel: config.logLevel }
     const diagnose = (text: string) => Queue.offerUnsafe(logs, ["warning", scrub(text)])
     const dispatch = Dispatch.make({
       server,
@@ -253,11 +281,19 @@ export const make = <R>(
       }
     }
 
-    const handshake = Handshake.run(pending.request, {
+    const eraCache = yield* EraCache
+    const isHttp = () => transport?.kind === "http"
+    const handshake = EraProbe.run(pending.request, {
       server,
       clientInfo: config.clientInfo,
       capabilities: config.capabilities,
-      timeoutMs: config.initializeTimeoutMs
+      timeoutMs: config.initializeTimeoutMs,
+      protocol: config.protocol ?? "auto",
+      probeTimeoutMs: Math.min(config.probeTimeoutMs ?? EraProbe.DEFAULT_PROBE_TIMEOUT_MS, config.initializeTimeoutMs),
+      cached: config.eraKey === undefined ? undefined : eraCache.get(config.eraKey),
+      headers: (method, version) =>
+        isHttp() ? ModernHeaders.forRequest(method, undefined, version, undefined) : undefined,
+      logLevel: config.logLevel
     }, (session) => {
       transport?.established(session.protocolVersion)
       transport?.send({
@@ -269,6 +305,8 @@ export const make = <R>(
       Effect.matchEffect({
         onSuccess: (session) =>
           Effect.sync(() => {
+            if (session.era === "modern") transport?.established(session.protocolVersion)
+            if (config.eraKey !== undefined) eraCache.set(config.eraKey, session.era ?? "legacy")
             if (state._tag !== "Closed") transitionTo({ _tag: "Ready", session })
           }),
         onFailure: (error) =>
@@ -344,8 +382,27 @@ export const make = <R>(
         ? config.requestTimeoutMs
         : Math.min(Options.requestTimeoutMillis(options.timeout), config.requestTimeoutMs)
 
-    const request = (method: string, params?: unknown, options?: CallOptions) =>
-      pending.request(method, params, { timeoutMs: timeoutOf(options), cancellable: true })
+    /** The designated header parameters of each tool of the last modern HTTP listing. */
+    const toolHeaders = new Map<string, ReadonlyArray<ModernHeaders.HeaderParameter>>()
+    const modern = ModernRequest.make({
+      server,
+      client: clientMeta,
+      get http() {
+        return isHttp()
+      },
+      toolHeaders: (tool) => toolHeaders.get(tool),
+      answer: config.answerInput,
+      maxRounds: config.maxInputRounds ?? Mrtr.DEFAULT_MAX_ROUNDS,
+      send: pending.request
+    })
+
+    const request = (method: string, params?: unknown, options?: CallOptions) => {
+      const session = current()
+      const settings = { timeoutMs: timeoutOf(options), cancellable: true }
+      return session?.era === "modern"
+        ? modern(session.protocolVersion, method, params, settings)
+        : pending.request(method, params, settings)
+    }
 
     /** Runs `use` with the session once ready; `starting` says why not while the first handshake runs. */
     const whenReady = <A, E, E2>(
@@ -400,7 +457,17 @@ export const make = <R>(
             if (cached !== undefined) return Effect.succeed(cached)
             const token = listCache.begin("tools/list")
             let hint: ListCache.Hint | undefined | null = null
-            const collected = ToolList.collector(scrub)
+            // Over modern HTTP, a tool whose x-mcp-header annotations break a rule cannot be called: it is skipped.
+            const headers = new Map<string, ReadonlyArray<ModernHeaders.HeaderParameter>>()
+            const check = session.era === "modern" && isHttp()
+              ? (tool: { readonly name: string; readonly inputSchema: unknown }) => {
+                const read = ModernHeaders.annotations(tool.inputSchema)
+                if (read._tag === "Invalid") return read.rule
+                headers.set(tool.name, read.parameters)
+                return undefined
+              }
+              : undefined
+            const collected = ToolList.collector(scrub, check)
             return CursorLoop.collect({
               server,
               method: "tools/list",
@@ -414,6 +481,10 @@ export const make = <R>(
               page: ToolList.page(server),
               onItems: collected.add
             }).pipe(Effect.map((pages): ListedTools => {
+              if (check !== undefined) {
+                toolHeaders.clear()
+                for (const [name, parameters] of headers) toolHeaders.set(name, parameters)
+              }
               const listed: ListedTools = {
                 tools: collected.tools,
                 instructions: session.instructions,
@@ -429,7 +500,7 @@ export const make = <R>(
     const listen = (filter: Subscriptions.Filter, options?: CallOptions) =>
       whenReady(() => new NotReady({ server, operation: "listen" }), options, Effect.succeed).pipe(
         Effect.flatMap((session) =>
-          session.protocolVersion < "2026-07-28"
+          session.era !== "modern"
             ? Effect.fail(
               new Subscriptions.ListenFailed({
                 server,

@@ -29,6 +29,40 @@ export const SUPPORTED_PROTOCOL_VERSIONS: ReadonlyArray<string> = [
   "2024-11-05"
 ]
 
+/**
+ * The modern-era revisions (stateless: `server/discover`, `_meta` on every request, no `initialize`), newest first.
+ *
+ * @since 0.3.0
+ * @category protocol
+ */
+export const MODERN_PROTOCOL_VERSIONS: ReadonlyArray<string> = ["2026-07-28"]
+
+/**
+ * The modern revision this client offers first in `server/discover`.
+ *
+ * @since 0.3.0
+ * @category protocol
+ */
+export const MODERN_PROTOCOL_VERSION = "2026-07-28"
+
+/**
+ * The two eras of MCP: `legacy` (the `initialize` handshake, 2024-11-05 … 2025-11-25) and `modern` (stateless,
+ * 2026-07-28 and later).
+ *
+ * @since 0.3.0
+ * @category protocol
+ */
+export type Era = "legacy" | "modern"
+
+/**
+ * How a client picks a server's era: `auto` probes with `server/discover` and falls back to `initialize`; `legacy`
+ * and `modern` pin the era (newest version of it); a version pins that version.
+ *
+ * @since 0.3.0
+ * @category protocol
+ */
+export type ProtocolChoice = "auto" | "legacy" | "modern" | "2025-11-25" | "2026-07-28"
+
 const Rest = [Schema.Record(Schema.String, Schema.Unknown)] as const
 
 /**
@@ -98,7 +132,8 @@ export type ContentBlock = typeof ContentBlock.Type
 export const CallToolResult = Schema.StructWithRest(
   Schema.Struct({
     content: Schema.Array(ContentBlock),
-    structuredContent: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)),
+    // 2026-07-28: any JSON value (an object before, and still most often).
+    structuredContent: Schema.optionalKey(Schema.Unknown),
     isError: Schema.optionalKey(Schema.Boolean)
   }),
   Rest
@@ -134,4 +169,6 @@ export interface ServerSession {
   readonly capabilities: { readonly [key: string]: unknown }
   /** The server's `instructions`, or `undefined` when it sent none. */
   readonly instructions: string | undefined
+  /** The era the server speaks (`modern`: found by `server/discover`); absent means `legacy`. */
+  readonly era?: Era | undefined
 }

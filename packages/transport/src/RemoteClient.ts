@@ -30,9 +30,12 @@ import type * as HttpClient from "effect/http/HttpClient"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import { HttpStatusError, InvalidUrl } from "./HttpError.ts"
+import * as EraProbe from "./internal/EraProbe.ts"
 import * as Url from "./internal/http/Url.ts"
+import type * as Mrtr from "./internal/Mrtr.ts"
 import * as Options from "./McpClientOptions.ts"
 import * as McpSession from "./McpSession.ts"
+import type { ProtocolChoice } from "./Protocol.ts"
 import * as LegacySse from "./transport/LegacySse.ts"
 import * as StreamableHttp from "./transport/StreamableHttp.ts"
 
@@ -63,6 +66,17 @@ export interface RemoteOptions {
   readonly notificationReplay?: number | undefined
   /** Bound of the `DELETE` that ends the session at close. Default 2 seconds. */
   readonly closeTimeout?: Duration.Input | undefined
+  /**
+   * The protocol era: `auto` (default) sends `server/discover` first and falls back to `initialize`; `legacy`,
+   * `modern` or a version pin it. The era found is cached per endpoint for the program's life.
+   */
+  readonly protocol?: ProtocolChoice | undefined
+  /** Deadline of the `server/discover` probe under `auto`. Default 5 seconds. */
+  readonly probeTimeout?: Duration.Input | undefined
+  /** Answers a modern server's input requests (`input_required`: elicitation, sampling, roots). */
+  readonly answerInput?: Mrtr.Answer | undefined
+  /** The log level sent in `_meta` of modern requests. */
+  readonly logLevel?: string | undefined
 }
 
 /**
@@ -86,10 +100,10 @@ export const redactUrl = (url: string | Redacted.Redacted<string>): string =>
 const positive = (n: number | undefined, fallback: number): number =>
   n !== undefined && Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback
 
-const closeMillis = (input: Duration.Input | undefined): number => {
-  if (input === undefined) return 2_000
+const millisOr = (input: Duration.Input | undefined, fallback: number): number => {
+  if (input === undefined) return fallback
   const ms = Duration.toMillis(Duration.fromInputUnsafe(input))
-  return Number.isFinite(ms) && ms > 0 ? ms : 2_000
+  return Number.isFinite(ms) && ms > 0 ? ms : fallback
 }
 
 /** The URL, parsed, or why it cannot be used. */
@@ -186,7 +200,13 @@ export const make = (
         ? Math.floor(options.notificationReplay)
         : 32,
       secrets,
-      url: Url.redact(given)
+      url: Url.redact(given),
+      // Legacy HTTP+SSE (2024-11-05) has no modern era to probe for.
+      protocol: options.protocol ?? (mode === "sse" ? "legacy" : "auto"),
+      probeTimeoutMs: millisOr(options.probeTimeout, EraProbe.DEFAULT_PROBE_TIMEOUT_MS),
+      eraKey: url.href,
+      answerInput: options.answerInput,
+      logLevel: options.logLevel
     }, (receiver) =>
       mode === "sse" ? legacy(receiver) : StreamableHttp.make({
         server,
@@ -194,7 +214,7 @@ export const make = (
         headers,
         maxMessageBytes,
         notifyTimeoutMs: requestTimeoutMs,
-        closeTimeoutMs: closeMillis(options.closeTimeout),
+        closeTimeoutMs: millisOr(options.closeTimeout, 2_000),
         maxResumeAttempts: 5,
         legacy: mode === "auto" ? legacy : undefined
       }, receiver))

@@ -27,3 +27,5 @@ export * as Transport from "./transport/Transport.ts"
 export * as Tool from "./Tool.ts"
 /** @since 0.3.0 */
 export * as Subscriptions from "./Subscriptions.ts"
+/** @since 0.3.0 */
+export * as EraError from "./EraError.ts"

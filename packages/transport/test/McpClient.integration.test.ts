@@ -3,7 +3,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { FakeServer } from "@mcp-fleet/testing"
 import type { McpClientOptions } from "@mcp-fleet/transport"
 import { McpClient } from "@mcp-fleet/transport"
-import { Cause, Effect, Exit, Fiber, Option, Scope } from "effect"
+import { Cause, Effect, Exit, Fiber, Option, Predicate, Scope } from "effect"
 import { exists, waitUntil } from "./support.ts"
 
 const failureOf = <A, E>(exit: Exit.Exit<A, E>): E => {
@@ -206,9 +206,14 @@ describe("McpClient (real fake server)", () => {
       const client = yield* fake({})
       yield* client.awaitReady
       const ping = yield* client.callTool("server_request", { method: "ping" })
-      assert.deepStrictEqual(ping.structuredContent?.result, {})
+      assert.deepStrictEqual(Predicate.isObject(ping.structuredContent) ? ping.structuredContent.result : undefined, {})
       const sampling = yield* client.callTool("server_request", { method: "sampling/createMessage", params: {} })
-      assert.strictEqual((sampling.structuredContent?.error as { code?: number } | undefined)?.code, -32601)
+      assert.strictEqual(
+        ((Predicate.isObject(sampling.structuredContent) ? sampling.structuredContent.error : undefined) as {
+          code?: number
+        } | undefined)?.code,
+        -32601
+      )
     }).pipe(Effect.provide(NodeServices.layer)))
 
   it.live("a missing command or working directory is a SpawnError", () =>

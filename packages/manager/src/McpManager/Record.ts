@@ -5,6 +5,7 @@
  */
 import type { McpClient, Tool } from "@mcp-fleet/transport"
 import { RemoteClient } from "@mcp-fleet/transport"
+import { Option } from "effect"
 import type { Scope } from "effect"
 import type { ServerConfig } from "../ManagerOptions.ts"
 import type { ServerHealth } from "../ServerHealth.ts"
@@ -64,6 +65,7 @@ export const toHealth = (record: ServerRecord, maxAttempts: number | undefined, 
   const tools = state._tag === "Ready" ? state.tools : []
   const nextRetryAt = state._tag === "Offline" ? state.nextRetryAt : undefined
   const client = record.conn?.client
+  const session = client === undefined ? undefined : Option.getOrUndefined(client.session())
   return {
     name: record.name,
     state: ServerState.kindOf(state),
@@ -72,6 +74,7 @@ export const toHealth = (record: ServerRecord, maxAttempts: number | undefined, 
       ? "sse"
       : "http"),
     url: client?.url ?? (record.config.url === undefined ? undefined : RemoteClient.redactUrl(record.config.url)),
+    ...(session === undefined ? {} : { protocol: { era: session.era ?? "legacy", version: session.protocolVersion } }),
     tools,
     curated: record.config.curated ?? [],
     ...(state._tag === "Ready" ? curatedOf(record.config, tools) : { curatedCount: 0, curatedMissing: [] }),

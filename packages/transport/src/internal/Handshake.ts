@@ -75,7 +75,8 @@ export const run = <E>(
       protocolVersion: result.protocolVersion,
       serverInfo: result.serverInfo,
       capabilities: result.capabilities,
-      instructions: result.instructions
+      instructions: result.instructions,
+      era: "legacy"
     }
     initialized(session)
     return session

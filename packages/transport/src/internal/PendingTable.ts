@@ -27,6 +27,8 @@ export interface RequestOptions {
   readonly timeoutMs: number
   /** Whether expiry or interruption sends `notifications/cancelled` (never for `initialize`). */
   readonly cancellable: boolean
+  /** HTTP headers of this request (the modern era's `Mcp-Method`…); ignored off HTTP. */
+  readonly headers?: Readonly<Record<string, string>> | undefined
 }
 
 /** One waiting request. */
@@ -43,7 +45,12 @@ export interface Entry {
 /** Where the table sends frames, and what it asks of the transport. */
 export interface Outlet {
   /** Sends a request frame (apart from `send`, so that stdio's hot path builds no `Frame` object per call). */
-  readonly request: (id: number, method: string, text: string) => void
+  readonly request: (
+    id: number,
+    method: string,
+    text: string,
+    headers: Readonly<Record<string, string>> | undefined
+  ) => void
   readonly send: (frame: Frame) => void
   readonly abandon: (id: number) => void
 }
@@ -142,7 +149,7 @@ export const make = (config: {
       }
       pending.set(id, entry)
       if (deadline !== Infinity) schedule(deadline)
-      outlet.request(id, method, text)
+      outlet.request(id, method, text, options.headers)
       // Runs only if the caller is interrupted while waiting.
       return Effect.sync(() => {
         if (pending.get(id) === entry) {

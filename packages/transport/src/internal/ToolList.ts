@@ -28,8 +28,14 @@ export interface Collector {
 const nameOf = (item: unknown): string | undefined =>
   typeof item === "object" && item !== null && "name" in item && typeof item.name === "string" ? item.name : undefined
 
-/** A fresh collector; `scrub` redacts what a skipped entry repeats of the server's text (its name and reason). */
-export const collector = (scrub: (text: string) => string = (text) => text): Collector => {
+/**
+ * A fresh collector; `scrub` redacts what a skipped entry repeats of the server's text (its name and reason), and
+ * `check`, when given, refuses a decoded tool with the reason it returns.
+ */
+export const collector = (
+  scrub: (text: string) => string = (text) => text,
+  check?: (tool: DiscoveredTool) => string | undefined
+): Collector => {
   const tools: Array<DiscoveredTool> = []
   const skipped: Array<Skipped> = []
   const firstIndex = new Map<string, number>()
@@ -59,6 +65,11 @@ export const collector = (scrub: (text: string) => string = (text) => text): Col
               JSON.stringify(name)
             } was listed before it (index ${first}); the first is kept`
           })
+          continue
+        }
+        const refused = check?.(tool.value)
+        if (refused !== undefined) {
+          skipped.push({ index, name: scrub(name), reason: scrub(refused) })
           continue
         }
         firstIndex.set(name, index)

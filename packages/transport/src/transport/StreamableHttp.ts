@@ -93,6 +93,8 @@ export const make = (
 
     let sessionId: string | undefined
     let protocolVersion: string | undefined
+    /** The session speaks a modern revision (2026-07-28): no resumption, no `notifications/cancelled` POSTs. */
+    let modern = false
     /** Bumped on every session loss: streams of an older session stop. */
     let generation = 0
     let closed = false
@@ -114,6 +116,8 @@ export const make = (
     const post = (frame: Frame, method: string) => (target: URL) =>
       HttpClientRequest.post(target).pipe(
         HttpClientRequest.setHeaders(headers(method === "initialize" ? "initialize" : "post")),
+        // A modern request's own headers (`MCP-Protocol-Version` equal to its `_meta`, `Mcp-Method`…) come last.
+        HttpClientRequest.setHeaders(frame._tag === "Request" ? frame.headers ?? {} : {}),
         HttpClientRequest.bodyText(frame.text, "application/json")
       )
 
@@ -268,6 +272,10 @@ export const make = (
             return false
           })
           if (answered()) return
+          // 2026-07-28 has no resumption: the request is lost, and the session sends it again with a new id.
+          if (modern || frame.headers?.["mcp-protocol-version"] !== undefined) {
+            return yield* fail(new StreamEnded({ ...who, reason: "the stream ended before the answer" }))
+          }
           if (at.lastEventId === undefined) {
             return yield* fail(new StreamEnded({ ...who, reason: "it had no event id to resume from" }))
           }
@@ -315,6 +323,8 @@ export const make = (
       if (closed) return
       if (legacy !== undefined) return legacy.send(frame)
       if (frame._tag !== "Request") {
+        // 2026-07-28 over HTTP: closing the request's stream (`abandon`) is the cancellation.
+        if (modern && frame._tag === "Notification" && frame.method === "notifications/cancelled") return
         run(deliver(frame))
         return
       }
@@ -358,6 +368,7 @@ export const make = (
       established: (version) => {
         if (legacy !== undefined) return legacy.established(version)
         protocolVersion = version
+        modern = version >= "2026-07-28"
       },
       ended: Effect.suspend(() => legacy !== undefined ? legacy.ended : Deferred.await(ended)),
       close

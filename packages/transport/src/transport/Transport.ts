@@ -27,7 +27,14 @@ export type Kind = "stdio" | "http" | "sse"
  * @category models
  */
 export type Frame =
-  | { readonly _tag: "Request"; readonly id: number; readonly method: string; readonly text: string }
+  | {
+    readonly _tag: "Request"
+    readonly id: number
+    readonly method: string
+    readonly text: string
+    /** Headers of this request over HTTP (the modern era's `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`…). */
+    readonly headers?: Readonly<Record<string, string>> | undefined
+  }
   | { readonly _tag: "Notification"; readonly method: string; readonly text: string }
   | { readonly _tag: "Response"; readonly text: string }
 

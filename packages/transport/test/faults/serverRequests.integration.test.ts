@@ -4,7 +4,7 @@
  */
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Predicate } from "effect"
 import { fake } from "./helpers.ts"
 
 describe("Fault: server→client requests (real fake server)", () => {
@@ -30,7 +30,7 @@ describe("Fault: server→client requests (real fake server)", () => {
         Array.from({ length: 32 }, (_, i) => i),
         (i) =>
           client.callTool(i % 2 === 0 ? "server_request" : "echo", i % 2 === 0 ? { method: "ping" } : { i }).pipe(
-            Effect.map((r) => r.structuredContent)
+            Effect.map((r) => Predicate.isObject(r.structuredContent) ? r.structuredContent : undefined)
           ),
         { concurrency: "unbounded" }
       )
