@@ -11,12 +11,36 @@ import { McpClient } from "@mcp-fleet/transport"
 import type { Tool } from "@mcp-fleet/transport"
 import { Effect } from "effect"
 
-/** The protocol revisions this client speaks (2026-07-28 is issue 16). */
-const SUPPORTED = ["2025-06-18", "2025-11-25"]
+/** The protocol revisions this client speaks. */
+const SUPPORTED = ["2025-06-18", "2025-11-25", "2026-07-28"]
 
 const url = process.argv.at(-1) ?? ""
 const scenario = process.env["MCP_CONFORMANCE_SCENARIO"] ?? ""
 const protocolVersion = process.env["MCP_CONFORMANCE_PROTOCOL_VERSION"] ?? "2025-11-25"
+
+/** The scenario's data (`MCP_CONFORMANCE_CONTEXT`): the tool calls it wants made, when it says. */
+const context = (): { readonly toolCalls: ReadonlyArray<{ readonly name: string; readonly arguments: unknown }> } => {
+  const parsed: unknown = JSON.parse(process.env["MCP_CONFORMANCE_CONTEXT"] ?? "{}")
+  const calls = typeof parsed === "object" && parsed !== null && "toolCalls" in parsed ? parsed.toolCalls : undefined
+  return {
+    toolCalls: Array.isArray(calls)
+      ? calls.flatMap((call: unknown) =>
+        typeof call === "object" && call !== null && "name" in call && typeof call.name === "string"
+          ? [{ name: call.name, arguments: "arguments" in call ? call.arguments : {} }]
+          : []
+      )
+      : []
+  }
+}
+
+/** The first `key` string of each item of `list[field]` in a raw result. */
+const firstOf = (raw: unknown, field: string, key: string): string | undefined => {
+  if (typeof raw !== "object" || raw === null || !(field in raw)) return undefined
+  const items: unknown = Reflect.get(raw, field)
+  const first: unknown = Array.isArray(items) ? items[0] : undefined
+  const value: unknown = typeof first === "object" && first !== null ? Reflect.get(first, key) : undefined
+  return typeof value === "string" ? value : undefined
+}
 
 const find = (tools: ReadonlyArray<Tool.DiscoveredTool>, name: string) =>
   Effect.fromNullishOr(tools.find((t) => t.name === name)).pipe(
@@ -52,6 +76,39 @@ const play = (client: McpClient.McpClient) =>
         yield* client.callTool("test_reconnection", {})
         return
       }
+      case "sep-2322-client-request-state": {
+        // Two multi-round calls (one with requestState, one without) while an unrelated call runs beside them.
+        yield* Effect.all([
+          client.callTool("test_mrtr_echo_state", {}),
+          client.callTool("test_mrtr_no_state", {}),
+          client.callTool("test_mrtr_unrelated", {})
+        ], { concurrency: "unbounded" })
+        yield* client.callTool("test_mrtr_no_result_type", {})
+        return
+      }
+      case "http-standard-headers": {
+        // Every method whose headers the scenario checks.
+        for (const tool of tools) yield* client.callTool(tool.name, {})
+        const resources = yield* client.request("resources/list", {})
+        const uri = firstOf(resources, "resources", "uri")
+        if (uri !== undefined) yield* client.request("resources/read", { uri })
+        const prompts = yield* client.request("prompts/list", {})
+        const prompt = firstOf(prompts, "prompts", "name")
+        if (prompt !== undefined) yield* client.request("prompts/get", { name: prompt })
+        return
+      }
+      case "http-custom-headers": {
+        for (const call of context().toolCalls) {
+          const args = typeof call.arguments === "object" && call.arguments !== null ? { ...call.arguments } : {}
+          yield* client.callTool(call.name, args)
+        }
+        return
+      }
+      case "http-invalid-tool-headers": {
+        // Tools with invalid x-mcp-header annotations are not listed; every listed one is called.
+        for (const tool of tools) yield* client.callTool(tool.name, { region: "us-west1" })
+        return
+      }
       default:
         // Unknown scenario: the handshake and the list are all this client knows to do.
         return
@@ -67,7 +124,16 @@ const program = Effect.gen(function*() {
     transport: "http",
     name: `conformance-${scenario}`,
     clientInfo: { name: "mcp-fleet-conformance-client", version: "0.1.0" },
-    requestTimeout: "20 seconds"
+    requestTimeout: "20 seconds",
+    // At 2026-07-28 the era is found by probing (server/discover first); earlier runs pin the legacy era, whose
+    // schema has no server/discover.
+    protocol: protocolVersion === "2026-07-28" ? "auto" : "legacy",
+    capabilities: protocolVersion === "2026-07-28" ? { elicitation: {} } : {},
+    // The MRTR scenario's input requests are elicitations asking to confirm.
+    answerInput: (method) =>
+      method === "elicitation/create"
+        ? Effect.succeed({ action: "accept", content: { confirmed: true } })
+        : Effect.fail({ message: `${method} is not answered by this client` })
   })
   yield* client.awaitReady
   yield* play(client)

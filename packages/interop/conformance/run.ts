@@ -1,7 +1,7 @@
 /**
  * `pnpm conformance`: runs every non-auth client scenario of the official MCP conformance suite
- * (`@modelcontextprotocol/conformance`, pinned in the catalog) that applies at `--spec-version 2025-11-25`
- * against `client.ts`, natively over HTTP, with `baseline.yml` as `--expected-failures`. The suite exits
+ * (`@modelcontextprotocol/conformance`, pinned in the catalog) at each of `--spec-version 2025-11-25` and
+ * `2026-07-28` it applies to, against `client.ts`, natively over HTTP, with `baseline.yml` as `--expected-failures`. The suite exits
  * non-zero on a failure that is not in the baseline and on a baseline entry that now passes (stale), so
  * the file stays honest.
  *
@@ -26,7 +26,8 @@ import { tmpdir } from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 
-const SPEC_VERSION = "2025-11-25"
+/** Each scenario runs at every one of these revisions it applies to (2026-07-28: issue 16, the modern era). */
+const SPEC_VERSIONS = ["2025-11-25", "2026-07-28"]
 const SCENARIO_TIMEOUT_MS = "30000"
 const here = Path.dirname(fileURLToPath(import.meta.url))
 const baseline = Path.join(here, "baseline.yml")
@@ -47,18 +48,18 @@ const runSuite = (args: ReadonlyArray<string>, inherit: boolean) =>
     timeout: 5 * 60 * 1000
   })
 
-/** Client scenarios from `conformance list`: `  - name [v1,v2]` lines after "Client scenarios". */
-const clientScenarios = (): Array<string> => {
+/** Client scenarios from `conformance list`: `  - name [v1,v2]` lines after "Client scenarios", with their revisions. */
+const clientScenarios = (): Array<{ readonly name: string; readonly versions: ReadonlyArray<string> }> => {
   const listed = runSuite(["list"], false)
   if (listed.status !== 0) throw new Error(`conformance list failed: ${listed.stderr}`)
   const section = listed.stdout.slice(listed.stdout.indexOf("Client scenarios"))
-  const scenarios: Array<string> = []
+  const scenarios: Array<{ readonly name: string; readonly versions: ReadonlyArray<string> }> = []
   for (const [index, line] of section.split("\n").entries()) {
     if (index > 0 && /^\S/.test(line)) break // the next section ("Authorization server scenarios")
     const match = /^\s+- (\S+) \[([^\]]*)\]/.exec(line)
     if (match === null) continue
     const [, name = "", versions = ""] = match
-    if (!name.startsWith("auth/") && versions.split(",").includes(SPEC_VERSION)) scenarios.push(name)
+    if (!name.startsWith("auth/")) scenarios.push({ name, versions: versions.split(",") })
   }
   if (scenarios.length === 0) throw new Error(`no client scenarios found in:\n${listed.stdout}`)
   return scenarios
@@ -78,7 +79,13 @@ const say = (line: string): void => {
 const requestedAll = process.argv.slice(2)
 const requestedAuth = requestedAll.filter((name) => name.startsWith("auth/"))
 const requested = requestedAll.filter((name) => !name.startsWith("auth/"))
-const scenarios = requestedAll.length > 0 ? requested : clientScenarios()
+const listed = clientScenarios()
+/** Each scenario at each revision of `SPEC_VERSIONS` it applies to (the named ones only, when some are named). */
+const runs = SPEC_VERSIONS.flatMap((version) =>
+  listed.filter((s) => s.versions.includes(version) && (requestedAll.length === 0 || requested.includes(s.name)))
+    .map((s) => ({ scenario: s.name, version }))
+)
+const scenarios = runs.map((run) => `${run.scenario}@${run.version}`)
 const authRunner = Path.join(here, "..", "..", "auth", "test", "conformance", "run.ts")
 /** The auth scenarios: all of them when none were named, else the named ones; none when only others were named. */
 const runAuth = (): boolean => {
@@ -86,13 +93,11 @@ const runAuth = (): boolean => {
   const auth = spawnSync(process.execPath, [authRunner, suiteEntry, ...requestedAuth], { stdio: "inherit" })
   return auth.status === 0
 }
-say(
-  `conformance ${suiteVersion} at ${SPEC_VERSION}: ${scenarios.length} client scenario(s): ${scenarios.join(", ")}`
-)
+say(`conformance ${suiteVersion}: ${scenarios.length} client scenario run(s): ${scenarios.join(", ")}`)
 const started = performance.now()
 const failed: Array<string> = []
 const outputs = mkdtempSync(Path.join(tmpdir(), "mcp-fleet-conformance-"))
-for (const scenario of scenarios) {
+for (const { scenario, version } of runs) {
   const t0 = performance.now()
   const output = mkdtempSync(Path.join(outputs, "run-"))
   const result = runSuite([
@@ -102,7 +107,7 @@ for (const scenario of scenarios) {
     "--scenario",
     scenario,
     "--spec-version",
-    SPEC_VERSION,
+    version,
     "--timeout",
     SCENARIO_TIMEOUT_MS,
     "--expected-failures",
@@ -117,8 +122,8 @@ for (const scenario of scenarios) {
     : result.status === 0
     ? `ok (${recorded} checks: passed, or failed as the baseline expects)`
     : `FAILED (exit ${result.status ?? result.signal})`
-  say(`conformance: ${scenario}: ${verdict} in ${seconds} s`)
-  if (recorded === 0 || result.status !== 0) failed.push(scenario)
+  say(`conformance: ${scenario}@${version}: ${verdict} in ${seconds} s`)
+  if (recorded === 0 || result.status !== 0) failed.push(`${scenario}@${version}`)
 }
 rmSync(outputs, { recursive: true, force: true })
 const authPassed = runAuth()

@@ -228,7 +228,7 @@ export const make = <R>(
       maxInFlight: config.maxInFlight,
       clock,
       outlet: {
-        request: (id, method, text) => transport?.send({ _tag: "Request", id, method, text }),
+        request: (id, method, text, headers) => transport?.send({ _tag: "Request", id, method, text, headers }),
         send: (frame) => transport?.send(frame),
         abandon: (id) => transport?.abandon(id)
       },

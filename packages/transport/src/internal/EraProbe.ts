@@ -120,11 +120,13 @@ export const run = <E>(
     timeoutMs: number,
     retried: boolean
   ): Effect.Effect<ServerSession, Failure | NotModern> =>
-    request("server/discover", { _meta: Meta.request(version, config) }, {
-      timeoutMs,
-      cancellable: false,
-      headers: config.headers("server/discover", version)
-    }).pipe(
+    Effect.suspend(() =>
+      request("server/discover", { _meta: Meta.request(version, config) }, {
+        timeoutMs,
+        cancellable: false,
+        headers: config.headers("server/discover", version)
+      })
+    ).pipe(
       Effect.matchEffect({
         onFailure: (error): Effect.Effect<ServerSession, Failure | NotModern> => {
           if (isConnectionLoss(error)) return Effect.fail(error)
