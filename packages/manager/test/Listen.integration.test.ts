@@ -6,12 +6,14 @@
  */
 import { NodeHttpClient, NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import type { ManagerOptions, ToolsChange } from "@mcp-fleet/manager"
+import type { ManagerOptions } from "@mcp-fleet/manager"
 import { McpManager } from "@mcp-fleet/manager"
 import { FakeHttpServer } from "@mcp-fleet/testing"
 import { Context, Effect, Exit, Layer, Queue, Schedule, Scope } from "effect"
 
-const build = (options: ManagerOptions) =>
+type ToolsChange = ManagerOptions.ToolsChange
+
+const build = (options: ManagerOptions.ManagerOptions) =>
   Effect.gen(function*() {
     const layer = McpManager.layer(options).pipe(Layer.provide([NodeServices.layer, NodeHttpClient.layerUndici]))
     return Context.get(yield* Layer.build(layer), McpManager.McpManager)
@@ -30,6 +32,8 @@ describe("McpManager and subscriptions/listen (modern HTTP fake)", { timeout: 60
       yield* manager.waitForReady("fake")
       const health = yield* manager.serverHealth("fake")
       assert.deepStrictEqual(health.protocol, { era: "modern", version: "2026-07-28" })
+      // The first listing (before any change).
+      assert.deepStrictEqual(names(yield* Queue.take(changes)), [])
       yield* manager.call("fake", "change_tools", { burst: 3 })
       const first = yield* Queue.take(changes)
       assert.deepStrictEqual(names(first), ["generation_1"])
@@ -51,11 +55,13 @@ describe("McpManager and subscriptions/listen (modern HTTP fake)", { timeout: 60
       const changes = yield* Queue.unbounded<ToolsChange>()
       const manager = yield* build({
         servers: { fake: { url: first.url } },
-        // Re-open at once (real HTTP: no TestClock here), at most 20 times in a row.
-        reconnect: Schedule.recurs(20),
+        // Real HTTP, so real time: while the server is down each re-open fails at once; retry every 25 ms (the
+        // test itself waits on the change events, not on time).
+        reconnect: Schedule.max([Schedule.spaced("25 millis"), Schedule.recurs(400)]),
         onToolsChanged: (change) => Queue.offer(changes, change).pipe(Effect.asVoid)
       })
       yield* manager.waitForReady("fake")
+      assert.deepStrictEqual(names(yield* Queue.take(changes)), [])
       yield* manager.call("fake", "change_tools", {})
       assert.deepStrictEqual(names(yield* Queue.take(changes)), ["generation_1"])
       yield* Scope.close(firstScope, Exit.void)
