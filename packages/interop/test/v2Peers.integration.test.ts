@@ -4,8 +4,9 @@
  * `legacy: "reject"`). Each answers the era it claims to, lists and calls tools, announces a tool change on
  * `subscriptions/listen` exactly once, asks for input through MRTR, and is gone once its scope closes.
  */
-import { NodeServices } from "@effect/platform-node"
+import { NodeHttpClient, NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
+import { McpClient } from "@mcp-fleet/transport"
 import { Effect, Option, Scope, Stream } from "effect"
 import * as HttpPeers from "../src/HttpPeers.ts"
 import * as V2Stdio from "../src/V2Stdio.ts"
@@ -179,4 +180,17 @@ describe("@modelcontextprotocol/server 2.4.0 fixtures", { timeout: 60_000 }, () 
       }).pipe(Effect.onExit((exit) => Scope.close(scope, exit)))
       assert.isFalse(exists(peer.pid), `pid ${peer.pid} is still running`)
     }).pipe(Effect.provide(NodeServices.layer)))
+
+  it.live("HTTP v2-modern with a tools/list cache hint: the client answers the second listing from its cache", () =>
+    Effect.gen(function*() {
+      const peer = yield* HttpPeers.start("v2-modern", { ttlMs: 600_000 })
+      const client = yield* McpClient.make({ url: peer.url, name: "v2-cached" })
+      const session = yield* client.awaitReady
+      assert.strictEqual(session.era, "modern")
+      const first = yield* client.listTools()
+      const second = yield* client.listTools()
+      assert.deepStrictEqual(second.tools.map((t) => t.name), first.tools.map((t) => t.name))
+      assert.strictEqual(client.stats().requests["tools/list"], 1)
+      assert.deepStrictEqual(client.stats().listCache, { hits: 1, misses: 1, lastFromCache: { "tools/list": true } })
+    }).pipe(Effect.scoped, Effect.provide([NodeServices.layer, NodeHttpClient.layerUndici])))
 })
