@@ -72,6 +72,31 @@ describe("McpManager and subscriptions/listen (modern HTTP fake)", { timeout: 60
       assert.deepStrictEqual(names(yield* Queue.take(changes)), ["generation_1"])
     }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
 
+  it.live("closing the manager leaves no listen stream open on the server", () =>
+    Effect.gen(function*() {
+      const server = yield* FakeHttpServer.start(["modern"])
+      const subscriptions = (until?: number) =>
+        Effect.promise(async () =>
+          (await (await fetch(`${server.origin}/_fake/subscriptions${until === undefined ? "" : `?until=${until}`}`))
+            .json()) as Array<unknown>
+        )
+      const scope = yield* Scope.make()
+      const acknowledged = yield* Queue.unbounded<ToolsChange>()
+      const manager = yield* build({
+        servers: { fake: { url: server.url } },
+        onToolsChanged: (change) => Queue.offer(acknowledged, change).pipe(Effect.asVoid)
+      }).pipe(Scope.provide(scope))
+      yield* manager.waitForReady("fake")
+      // A change seen proves the stream is open and acknowledged.
+      yield* Queue.take(acknowledged)
+      yield* manager.call("fake", "change_tools", {})
+      yield* Queue.take(acknowledged)
+      assert.strictEqual((yield* subscriptions()).length, 1)
+      yield* Scope.close(scope, Exit.void)
+      // The server answers once it has seen the stream close (an event on its side, not a poll).
+      assert.deepStrictEqual(yield* subscriptions(0), [])
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
+
   it.live("a listen that is never acknowledged leaves the server ready with its tools", () =>
     Effect.gen(function*() {
       const server = yield* FakeHttpServer.start(["modern", "listen-no-ack"])

@@ -131,6 +131,7 @@ export function createModernHttp({ flags, opts, label }) {
         res.on("close", () => {
           listens.delete(res)
           modern.cancel(id)
+          checkWaiters()
         })
         return modern.listen(id, params, (event) => {
           if (!res.destroyed) res.write(formatEvent({ event: "message", data: JSON.stringify(event) }))
@@ -172,5 +173,29 @@ export function createModernHttp({ flags, opts, label }) {
     listens.clear()
   }
 
-  return { post, get: notAllowed, del: notAllowed, close }
+  // Waiters for a number of open listen streams (the test kit's `?until=N`), checked whenever one opens or closes.
+  const waiters = new Set()
+  const checkWaiters = () => {
+    for (const waiter of waiters) {
+      if (modern.subscriptions.size !== waiter.count) continue
+      waiters.delete(waiter)
+      waiter.answer()
+    }
+  }
+  const whenSubscriptions = (count, answer) => {
+    waiters.add({ count, answer })
+    checkWaiters()
+  }
+
+  return {
+    post: (req, res, body, entry) => {
+      post(req, res, body, entry)
+      checkWaiters()
+    },
+    get: notAllowed,
+    del: notAllowed,
+    close,
+    subscriptions: () => [...modern.subscriptions.keys()],
+    whenSubscriptions
+  }
 }

@@ -46,6 +46,16 @@ export function startFakeHttpServer(tokens = []) {
       res.writeHead(200, { "content-type": "application/json" })
       return res.end(JSON.stringify(requests))
     }
+    if (url.pathname === "/_fake/subscriptions" && req.method === "GET") {
+      // modern: the ids of the subscriptions/listen streams open now; `?until=N` answers once N are open.
+      const until = url.searchParams.get("until")
+      const answer = () => {
+        res.writeHead(200, { "content-type": "application/json" })
+        res.end(JSON.stringify(handler.subscriptions?.() ?? []))
+      }
+      if (until === null || handler.whenSubscriptions === undefined) return answer()
+      return handler.whenSubscriptions(Number(until), answer)
+    }
     requests.push(entry)
     res.on("close", () => {
       entry.status = res.headersSent ? res.statusCode : undefined
