@@ -12,3 +12,5 @@ export * as ToolNames from "./ToolNames.ts"
 export * as ToolOutput from "./ToolOutput.ts"
 /** @since 0.1.0 */
 export * as ArgumentCheck from "./ArgumentCheck.ts"
+/** @since 0.1.0 */
+export * as SamplingModel from "./SamplingModel.ts"

@@ -16,7 +16,7 @@ import { DidYouMean } from "@mcp-fleet/config"
 import type { ManagerError } from "@mcp-fleet/manager"
 import type { McpError } from "@mcp-fleet/transport"
 import { Console, Effect, FileSystem, Option } from "effect"
-import type { Duration } from "effect"
+import type { Duration, Path, Terminal } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import type { ChildProcessSpawner } from "effect/process"
 import * as CallOutput from "./CallOutput.ts"
@@ -32,6 +32,7 @@ import {
 } from "./CliError.ts"
 import * as CliFlags from "./CliFlags.ts"
 import * as DurationText from "./DurationText.ts"
+import * as ElicitationPrompt from "./ElicitationPrompt.ts"
 import * as FleetConfig from "./FleetConfig.ts"
 import * as OneShot from "./OneShot.ts"
 import { awaitServer, isSettled } from "./Settle.ts"
@@ -136,7 +137,7 @@ export const command: Command.Command<
   Input,
   {},
   CallError,
-  CliEnvironment | FileSystem.FileSystem | ChildProcessSpawner.ChildProcessSpawner
+  CliEnvironment | FileSystem.FileSystem | Path.Path | Terminal.Terminal | ChildProcessSpawner.ChildProcessSpawner
 > = Command.make(
   "call",
   {
@@ -179,6 +180,8 @@ export const command: Command.Command<
     const { server } = named
     const file = yield* FleetConfig.only(loaded, server)
     const waited = DurationText.format(wait)
+    // A server that elicits during the call is answered on the terminal, or refused when there is none.
+    const elicitation = yield* ElicitationPrompt.make
     yield* OneShot.run(file, verbose, (session) =>
       Effect.gen(function*() {
         const { manager } = session
@@ -215,7 +218,7 @@ export const command: Command.Command<
           yield* Console.error(`mcp-fleet: wrote ${binary.bytes.length} bytes (${binary.mimeType}) to ${output.value}`)
         }
         if (!json) yield* Console.log(CallOutput.render(result))
-      }))
+      }), { elicitation })
   })
 ).pipe(
   Command.withDescription(

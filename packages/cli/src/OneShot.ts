@@ -12,6 +12,7 @@
 import type { McpConfig } from "@mcp-fleet/config"
 import type { ManagerOptions, ServerHealth } from "@mcp-fleet/manager"
 import { McpManager } from "@mcp-fleet/manager"
+import type { ClientHandlers } from "@mcp-fleet/transport"
 import { Effect } from "effect"
 import type { ChildProcessSpawner } from "effect/process"
 import * as Advice from "./Advice.ts"
@@ -83,7 +84,8 @@ export const managerOptions = (
 
 /**
  * Starts the servers of `config` and runs `use` with them; progress is drawn until `use` ends (or calls
- * `diagnostics.stop`), and the servers are shut down when it ends, fails or is interrupted.
+ * `diagnostics.stop`), and the servers are shut down when it ends, fails or is interrupted. `handlers` answer what
+ * the servers ask of the client (the manager's fleet-wide handlers).
  *
  * @since 0.1.0
  * @category running
@@ -91,7 +93,8 @@ export const managerOptions = (
 export const run = <A, E, R>(
   config: McpConfig.McpConfig,
   verbose: boolean,
-  use: (session: Session) => Effect.Effect<A, E, R>
+  use: (session: Session) => Effect.Effect<A, E, R>,
+  handlers?: ClientHandlers.ClientHandlers
 ): Effect.Effect<A, E, R | CliEnvironment | ChildProcessSpawner.ChildProcessSpawner> =>
   Effect.gen(function*() {
     const { terminalStderr } = yield* CliEnvironment
@@ -101,7 +104,7 @@ export const run = <A, E, R>(
     })
     const explain = (h: ServerHealth.ServerHealth, waited: string) =>
       Advice.explain(h, config.servers.find((s) => s.name === h.name), diagnostics.stderrOf(h.name), waited)
-    const options = managerOptions(config, diagnostics)
+    const options = { ...managerOptions(config, diagnostics), handlers }
     return yield* Effect.scoped(
       Effect.gen(function*() {
         const manager = yield* McpManager.McpManager

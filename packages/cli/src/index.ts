@@ -24,6 +24,8 @@ export * as DemoCommand from "./DemoCommand.ts"
 export * as DemoFleet from "./DemoFleet.ts"
 /** @since 0.1.0 */
 export * as DurationText from "./DurationText.ts"
+/** @since 0.2.0 */
+export * as ElicitationPrompt from "./ElicitationPrompt.ts"
 /** @since 0.1.0 */
 export * as ExitCode from "./ExitCode.ts"
 /** @since 0.1.0 */

@@ -7,7 +7,7 @@
  * 0 when it did what the scenario wants, and 1 with the error on stderr when it could not.
  */
 import { NodeHttpClient, NodeRuntime } from "@effect/platform-node"
-import { McpClient } from "@mcp-fleet/transport"
+import { Elicitation, McpClient } from "@mcp-fleet/transport"
 import type { Tool } from "@mcp-fleet/transport"
 import { Effect } from "effect"
 
@@ -109,6 +109,13 @@ const play = (client: McpClient.McpClient) =>
         for (const tool of tools) yield* client.callTool(tool.name, { region: "us-west1" })
         return
       }
+      case "elicitation-sep1034-client-defaults": {
+        // The server elicits a form whose every field has a default; the client accepts what it was given, which
+        // is the defaults the session filled in (SEP-1034), checked against the schema before it is sent.
+        yield* find(tools, "test_client_elicitation_defaults")
+        yield* client.callTool("test_client_elicitation_defaults", {})
+        return
+      }
       default:
         // Unknown scenario: the handshake and the list are all this client knows to do.
         return
@@ -128,12 +135,11 @@ const program = Effect.gen(function*() {
     // At 2026-07-28 the era is found by probing (server/discover first); earlier runs pin the legacy era, whose
     // schema has no server/discover.
     protocol: protocolVersion === "2026-07-28" ? "auto" : "legacy",
-    capabilities: protocolVersion === "2026-07-28" ? { elicitation: {} } : {},
-    // The MRTR scenario's input requests are elicitations asking to confirm.
-    answerInput: (method) =>
-      method === "elicitation/create"
-        ? Effect.succeed({ action: "accept", content: { confirmed: true } })
-        : Effect.fail({ message: `${method} is not answered by this client` })
+    // Only the scenarios that elicit get a handler (the MRTR one's input requests are elicitations asking to
+    // confirm): every other scenario sees the default `capabilities: {}`.
+    ...(scenario.startsWith("elicitation-") || scenario.startsWith("sep-2322-")
+      ? { handlers: { elicitation: Elicitation.acceptDefaults } }
+      : {})
   })
   yield* client.awaitReady
   yield* play(client)

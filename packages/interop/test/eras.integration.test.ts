@@ -3,13 +3,15 @@
  * both eras side by side — the fake server over stdio (legacy), the fake over Streamable HTTP (legacy) and
  * `@modelcontextprotocol/server` 2.4.0 modern-only over HTTP — and `health()` and the status lines say each era.
  * Calls work on all; list changes reach `onToolsChanged` once per real change on each (the modern one through
- * `subscriptions/listen`); the modern server's MRTR `confirm` is answered through `answerInput`.
+ * `subscriptions/listen`); the same elicitation handler answers the modern server's MRTR `confirm` and the legacy
+ * servers' `elicitation/create` requests.
  */
 import { NodeHttpClient, NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import type { ManagerOptions } from "@mcp-fleet/manager"
 import { McpManager } from "@mcp-fleet/manager"
 import { FakeHttpServer, FakeServer } from "@mcp-fleet/testing"
+import type { Elicitation } from "@mcp-fleet/transport"
 import { Context, Effect, Layer, Queue } from "effect"
 import * as HttpPeers from "../src/HttpPeers.ts"
 
@@ -30,19 +32,20 @@ describe("one manager, both eras (auto)", { timeout: 60_000 }, () => {
         "modern-http": yield* Queue.unbounded<ManagerOptions.ToolsChange>()
       }
       const stdio = FakeServer.command({})
+      // One elicitation handler for every server: it confirms.
+      const handlers = {
+        elicitation: {
+          form: () => Effect.succeed({ action: "accept", content: { confirm: true } } satisfies Elicitation.Answer)
+        }
+      }
       const context = yield* Layer.build(
         McpManager.layer({
           servers: {
             "legacy-stdio": { command: stdio.command, args: stdio.args, env: stdio.env },
             "legacy-http": { url: legacyHttp.url },
-            "modern-http": {
-              url: modernHttp.url,
-              client: {
-                capabilities: { elicitation: {} },
-                answerInput: () => Effect.succeed({ action: "accept", content: { confirm: true } })
-              }
-            }
+            "modern-http": { url: modernHttp.url }
           },
+          handlers,
           onToolsChanged: (change) => {
             const queue = queues[change.server as (typeof names)[number]]
             return queue === undefined ? Effect.void : Queue.offer(queue, change).pipe(Effect.asVoid)
@@ -77,7 +80,25 @@ describe("one manager, both eras (auto)", { timeout: 60_000 }, () => {
       }
       for (const name of names) assert.strictEqual(yield* Queue.size(queues[name]), 0, `${name}: no extra change`)
 
-      // MRTR: the modern server asks for a confirmation; answerInput accepts it.
+      // MRTR: the modern server asks for a confirmation (input_required); the handler accepts it.
       assert.strictEqual(textOf(yield* manager.call("modern-http", "confirm", { what: "deploy" })), "confirmed deploy")
+      // The legacy era's way: the server sends elicitation/create; the same handler answers it.
+      const ask = {
+        method: "elicitation/create",
+        params: {
+          mode: "form",
+          message: "Confirm?",
+          requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } } }
+        }
+      }
+      // (Over stdio the handlers arrive with stdio on the session, h1's milestone: not on this branch yet.)
+      for (const name of ["legacy-http"] as const) {
+        const answered = yield* manager.call(name, "server_request", ask)
+        assert.deepInclude(
+          answered.structuredContent,
+          { result: { action: "accept", content: { confirm: true } } },
+          name
+        )
+      }
     }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
 })

@@ -8,7 +8,7 @@
  *
  * @since 0.1.0
  */
-import type { McpClientOptions, RemoteClient, Tool } from "@mcp-fleet/transport"
+import type { ClientHandlers, McpClientOptions, RemoteClient, Tool } from "@mcp-fleet/transport"
 import type { Redacted } from "effect"
 import { Duration, Effect, Schedule } from "effect"
 import type { ServerHealth } from "./ServerHealth.ts"
@@ -155,6 +155,12 @@ export interface ManagerOptions {
   readonly onStateChange?: ((change: StateChange) => Effect.Effect<void>) | undefined
   /** Called when a server's tool set really changed, outside the state update, in order. */
   readonly onToolsChanged?: ((change: ToolsChange) => Effect.Effect<void>) | undefined
+  /**
+   * What answers every server's `roots/list`, `elicitation/create` and `sampling/createMessage` (each handler gets
+   * the server's name). A server's own `client.handlers` override these one by one. Each handler present is
+   * declared in that server's `initialize`. Default: none.
+   */
+  readonly handlers?: ClientHandlers.ClientHandlers | undefined
 }
 
 const positiveMillis = (input: Duration.Input | undefined, fallback: number): number => {

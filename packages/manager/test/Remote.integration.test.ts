@@ -6,6 +6,8 @@ import { NodeHttpClient, NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { McpManager } from "@mcp-fleet/manager"
 import { FakeServer, HttpPeer } from "@mcp-fleet/testing"
+import { Elicitation, Roots } from "@mcp-fleet/transport"
+import type { Sampling } from "@mcp-fleet/transport"
 import { Context, Effect, Exit, Layer, Option, Redacted, Stream } from "effect"
 
 const { mcpPeer, serve } = HttpPeer
@@ -42,6 +44,37 @@ describe("McpManager with remote servers", () => {
       const result = yield* manager.call("remote", "echo", { text: "via manager" })
       assert.deepStrictEqual(result.content, [{ type: "text", text: "echo: via manager" }])
       assert.notInclude(JSON.stringify(manager.health()), "abcdef")
+    }).pipe(Effect.scoped))
+
+  it.live("fleet-wide handlers reach every server, a server's own override them one by one (declared capabilities)", () =>
+    Effect.gen(function*() {
+      const plain = yield* serve(mcpPeer().handler)
+      const own = yield* serve(mcpPeer().handler)
+      const roots = yield* Roots.make(["file:///fleet"])
+      const sampling: Sampling.Service = {
+        createMessage: () => Effect.succeed({ role: "assistant", content: { type: "text", text: "x" }, model: "m" })
+      }
+      const manager = yield* build({
+        servers: {
+          plain: { url: plain.url },
+          own: { url: own.url, client: { handlers: { sampling, elicitation: Elicitation.declineAll } } }
+        },
+        handlers: { roots, elicitation: Elicitation.acceptDefaults }
+      })
+      yield* manager.waitForReady("plain")
+      yield* manager.waitForReady("own")
+      const declared = (peer: HttpPeer.Peer) => {
+        const params = peer.calls("initialize")[0]?.message?.params
+        return typeof params === "object" && params !== null && "capabilities" in params
+          ? params.capabilities
+          : undefined
+      }
+      assert.deepStrictEqual(declared(plain), { roots: { listChanged: true }, elicitation: { form: {} } })
+      assert.deepStrictEqual(declared(own), {
+        roots: { listChanged: true },
+        sampling: {},
+        elicitation: { form: {}, url: {} }
+      })
     }).pipe(Effect.scoped))
 
   it.live("a session loss is a re-initialize, not a crash: the server stays ready and calls go on", () =>

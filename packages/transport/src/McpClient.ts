@@ -40,6 +40,7 @@ import type * as Schema from "effect/Schema"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { BaseEnvironment } from "./BaseEnvironment.ts"
+import type { HandlerStats } from "./ClientHandlers.ts"
 import type { InvalidUrl } from "./HttpError.ts"
 import * as ChildEnvironment from "./internal/ChildEnvironment.ts"
 import * as Connection from "./internal/Connection.ts"
@@ -125,6 +126,8 @@ export interface Stats {
   readonly invalidUtf8: number
   readonly serverRequests: number
   readonly notifications: number
+  /** Server requests given to handlers, by outcome (a session's clients; absent on the stdio reader until it moves). */
+  readonly handlers?: HandlerStats | undefined
   /** Requests sent so far, by method (`initialize`, `tools/list`, `tools/call`…). */
   readonly requests: Readonly<Record<string, number>>
   readonly pending: number

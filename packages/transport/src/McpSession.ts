@@ -24,11 +24,13 @@ import * as PubSub from "effect/PubSub"
 import * as Queue from "effect/Queue"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import * as ClientHandlers from "./ClientHandlers.ts"
 import { SessionExpired } from "./HttpError.ts"
 import * as CursorLoop from "./internal/CursorLoop.ts"
 import * as Dispatch from "./internal/Dispatch.ts"
 import { EraCache } from "./internal/EraCache.ts"
 import * as EraProbe from "./internal/EraProbe.ts"
+import * as JsonRpc from "./internal/JsonRpc.ts"
 import * as ListCache from "./internal/ListCache.ts"
 import * as Listen from "./internal/Listen.ts"
 import * as Meta from "./internal/Meta.ts"
@@ -38,6 +40,7 @@ import * as PendingTable from "./internal/PendingTable.ts"
 import * as Redactor from "./internal/Redactor.ts"
 import { schemaDetail } from "./internal/SchemaDetail.ts"
 import * as Scrub from "./internal/Scrub.ts"
+import * as ServerRequest from "./internal/ServerRequest.ts"
 import * as ToolList from "./internal/ToolList.ts"
 import { decodeCallResult } from "./internal/WireDecoders.ts"
 import type { CallOptions, Stats, ToolList as ListedTools } from "./McpClient.ts"
@@ -128,6 +131,8 @@ export interface Config {
   readonly answerInput?: Mrtr.Answer | undefined
   /** Most `input_required` rounds per call. Default 8. */
   readonly maxInputRounds?: number | undefined
+  /** What answers the server's requests; their presence adds to the declared `capabilities`. */
+  readonly handlers?: ClientHandlers.ClientHandlers | undefined
 }
 
 /**
@@ -251,8 +256,12 @@ export const make = <R>(
     })
     // Lists kept for their `ttlMs` (2026-07-28); a list_changed drops its list before it is published.
     const listCache = ListCache.make<ListedTools>()
-    const clientMeta = { clientInfo: config.clientInfo, capabilities: config.capabilities, logLevel: config.logLevel }
     const diagnose = (text: string) => Queue.offerUnsafe(logs, ["warning", scrub(text)])
+    /** The capabilities declared (the handlers provided add theirs), and what answers a server's requests. */
+    const capabilities = ClientHandlers.capabilities(config.handlers ?? {}, config.capabilities)
+    // What every modern request's `_meta` says about the client (subscriptions/listen's included).
+    const clientMeta = { clientInfo: config.clientInfo, capabilities, logLevel: config.logLevel }
+    const answerer = config.handlers === undefined ? undefined : ServerRequest.make(config.handlers, server)
     const dispatch = Dispatch.make({
       server,
       pending,
@@ -266,7 +275,8 @@ export const make = <R>(
       diagnose,
       note: (text) => Queue.offerUnsafe(logs, ["debug", text]),
       scrub,
-      scrubValue: redactor.value
+      scrubValue: redactor.value,
+      serve: answerer === undefined ? undefined : { answer: answerer, run }
     })
 
     /** The one place readiness moves; a waiting `done` is completed with the outcome. */
@@ -286,7 +296,7 @@ export const make = <R>(
     const handshake = EraProbe.run(pending.request, {
       server,
       clientInfo: config.clientInfo,
-      capabilities: config.capabilities,
+      capabilities,
       timeoutMs: config.initializeTimeoutMs,
       protocol: config.protocol ?? "auto",
       probeTimeoutMs: Math.min(config.probeTimeoutMs ?? EraProbe.DEFAULT_PROBE_TIMEOUT_MS, config.initializeTimeoutMs),
@@ -375,6 +385,16 @@ export const make = <R>(
     )
     run(transport.ended.pipe(Effect.flatMap((ended) => Effect.forkIn(shutdown(ended.reason), parent))))
     handshakeFiber = run(handshake)
+    const roots = config.handlers?.roots
+    if (roots !== undefined) {
+      const changed = JsonRpc.notificationFrame("notifications/roots/list_changed", undefined)
+      run(Stream.runForEach(roots.changes, () =>
+        Effect.sync(() => {
+          if (state._tag === "Ready") {
+            transport?.send({ _tag: "Notification", method: "notifications/roots/list_changed", text: changed })
+          }
+        })))
+    }
     yield* Effect.addFinalizer(() => shutdown("its scope was closed"))
 
     const timeoutOf = (options: CallOptions | undefined) =>
@@ -391,7 +411,8 @@ export const make = <R>(
         return isHttp()
       },
       toolHeaders: (tool) => toolHeaders.get(tool),
-      answer: config.answerInput,
+      // Input requests (2026-07-28) are answered by the same handlers as the legacy era's server requests.
+      answer: config.answerInput ?? answerer,
       maxRounds: config.maxInputRounds ?? Mrtr.DEFAULT_MAX_ROUNDS,
       send: pending.request
     })
@@ -550,6 +571,7 @@ export const make = <R>(
       stats: () => ({
         ...counters,
         listCache: listCache.stats(),
+        handlers: { ...counters.handlers },
         oversize,
         invalidUtf8: 0,
         requests: { ...pending.counts },

@@ -29,10 +29,10 @@ import * as Effect from "effect/Effect"
 import type * as HttpClient from "effect/http/HttpClient"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
+import * as ClientHandlers from "./ClientHandlers.ts"
 import { HttpStatusError, InvalidUrl } from "./HttpError.ts"
 import * as EraProbe from "./internal/EraProbe.ts"
 import * as Url from "./internal/http/Url.ts"
-import type * as Mrtr from "./internal/Mrtr.ts"
 import * as Options from "./McpClientOptions.ts"
 import * as McpSession from "./McpSession.ts"
 import type { ProtocolChoice } from "./Protocol.ts"
@@ -73,10 +73,14 @@ export interface RemoteOptions {
   readonly protocol?: ProtocolChoice | undefined
   /** Deadline of the `server/discover` probe under `auto`. Default 5 seconds. */
   readonly probeTimeout?: Duration.Input | undefined
-  /** Answers a modern server's input requests (`input_required`: elicitation, sampling, roots). */
-  readonly answerInput?: Mrtr.Answer | undefined
   /** The log level sent in `_meta` of modern requests. */
   readonly logLevel?: string | undefined
+  /**
+   * What answers the server's `roots/list`, `elicitation/create` and `sampling/createMessage`; each one present is
+   * declared in `capabilities`. A missing one is taken from the `Roots`, `Elicitation` or `Sampling` service when
+   * the program provides it. Default: none (`capabilities: {}`).
+   */
+  readonly handlers?: ClientHandlers.ClientHandlers | undefined
 }
 
 /**
@@ -205,8 +209,8 @@ export const make = (
       protocol: options.protocol ?? (mode === "sse" ? "legacy" : "auto"),
       probeTimeoutMs: millisOr(options.probeTimeout, EraProbe.DEFAULT_PROBE_TIMEOUT_MS),
       eraKey: url.href,
-      answerInput: options.answerInput,
-      logLevel: options.logLevel
+      logLevel: options.logLevel,
+      handlers: yield* ClientHandlers.fromContext(options.handlers)
     }, (receiver) =>
       mode === "sse" ? legacy(receiver) : StreamableHttp.make({
         server,

@@ -29,3 +29,11 @@ export * as Tool from "./Tool.ts"
 export * as Subscriptions from "./Subscriptions.ts"
 /** @since 0.3.0 */
 export * as EraError from "./EraError.ts"
+/** @since 0.2.0 */
+export * as ClientHandlers from "./ClientHandlers.ts"
+/** @since 0.2.0 */
+export * as Elicitation from "./Elicitation.ts"
+/** @since 0.2.0 */
+export * as Roots from "./Roots.ts"
+/** @since 0.2.0 */
+export * as Sampling from "./Sampling.ts"

@@ -65,6 +65,7 @@ const start = (
   if (Option.isNone(env.http)) return Effect.fail(noHttpClient(name))
   return McpClient.http({
     ...config.client,
+    handlers: { ...env.options.handlers, ...config.client?.handlers },
     url: Redacted.isRedacted(config.url) ? Redacted.value(config.url) : config.url,
     headers: config.headers,
     transport: config.transport,

@@ -3,6 +3,7 @@
  *
  * @internal
  */
+import type { ClientHandlers } from "@mcp-fleet/transport"
 import { Duration, Effect, Exit, Pull, Schedule } from "effect"
 import type { ManagerOptions, StateChange, ToolsChange } from "../ManagerOptions.ts"
 import { backoff, defaultReconnect } from "../ManagerOptions.ts"
@@ -18,6 +19,8 @@ export interface Resolved {
   readonly eventCapacity: number
   readonly onStateChange: ((change: StateChange) => Effect.Effect<void>) | undefined
   readonly onToolsChanged: ((change: ToolsChange) => Effect.Effect<void>) | undefined
+  /** The fleet-wide handlers (a server's own `client.handlers` override them one by one). */
+  readonly handlers: ClientHandlers.ClientHandlers
 }
 
 const millis = (input: Duration.Input | undefined, fallback: number): number => {
@@ -61,7 +64,8 @@ export const resolve = Effect.fnUntraced(function*(options: ManagerOptions) {
       ? Math.floor(options.eventCapacity)
       : 1024,
     onStateChange: options.onStateChange,
-    onToolsChanged: options.onToolsChanged
+    onToolsChanged: options.onToolsChanged,
+    handlers: options.handlers ?? {}
   }
   return resolved
 })

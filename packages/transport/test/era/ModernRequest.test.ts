@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Option } from "effect"
+import { Elicitation } from "../../src/index.ts"
 import { EraCache } from "../../src/internal/EraCache.ts"
 import { error, modern, result, session } from "./memoryPeer.ts"
 import type { Respond, Sent } from "./memoryPeer.ts"
@@ -198,5 +199,34 @@ describe("MRTR (input_required)", () => {
       const second = yield* session(erroring, { capabilities: { elicitation: {} }, answerInput: accept })
       yield* second.client.awaitReady
       assert.strictEqual(failureOf(yield* Effect.exit(second.client.callTool("t", {})))._tag, "RemoteError")
+    })))
+
+  it.effect("the client's handlers answer input requests, and the capabilities they add are declared in _meta", () =>
+    fresh(Effect.gen(function*() {
+      const respond = modern((sent, reply) => {
+        if (sent.params["inputResponses"] !== undefined) {
+          return reply(result(sent, content(JSON.stringify(sent.params["inputResponses"]))))
+        }
+        reply(result(sent, {
+          resultType: "input_required",
+          inputRequests: {
+            confirm: {
+              method: "elicitation/create",
+              params: {
+                message: "go?",
+                requestedSchema: { type: "object", properties: { go: { type: "boolean", default: true } } }
+              }
+            }
+          }
+        }))
+      })
+      const { client, sent } = yield* session(respond, { handlers: { elicitation: Elicitation.acceptDefaults } })
+      yield* client.awaitReady
+      const done = yield* client.callTool("t", {})
+      assert.deepStrictEqual(JSON.parse(String(done.content[0]?.["text"])), {
+        confirm: { action: "accept", content: { go: true } }
+      })
+      const declared = metaOf(sent[0]!)["io.modelcontextprotocol/clientCapabilities"]
+      assert.isTrue(typeof declared === "object" && declared !== null && "elicitation" in declared)
     })))
 })

@@ -1,0 +1,82 @@
+/**
+ * An in-memory transport under `McpSession`: the test plays the server. What the session sends lands in a
+ * queue (`next` takes the next message, parsed); `deliver` hands the session one message from the "server".
+ */
+import { McpSession } from "@mcp-fleet/transport"
+import type { ClientHandlers, Transport } from "@mcp-fleet/transport"
+import { Deferred, Effect, Queue } from "effect"
+import type { Scope } from "effect"
+
+export interface Message {
+  readonly jsonrpc?: string
+  readonly id?: string | number
+  readonly method?: string
+  readonly params?: Record<string, unknown>
+  readonly result?: Record<string, unknown>
+  readonly error?: { readonly code: number; readonly message: string }
+}
+
+export interface MemoryPeer {
+  readonly session: McpSession.McpSession
+  /** The next message the client sent. */
+  readonly next: Effect.Effect<Message>
+  /** Sends one message to the client, as the server. */
+  readonly deliver: (message: object) => Effect.Effect<void>
+  /** The `initialize` request the client sent. */
+  readonly initialize: Message
+}
+
+/** A session whose handshake has completed against the test; `handlers` as given. */
+export const memoryPeer = (
+  handlers?: ClientHandlers.ClientHandlers,
+  capabilities: Readonly<Record<string, unknown>> = {}
+): Effect.Effect<MemoryPeer, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const sent = yield* Queue.unbounded<string>()
+    let receiver: Transport.Receiver | undefined
+    const ended = Deferred.makeUnsafe<Transport.Ended>()
+    const session = yield* McpSession.make({
+      server: "memory",
+      requestTimeoutMs: 30_000,
+      initializeTimeoutMs: 30_000,
+      clientInfo: { name: "test", version: "1" },
+      capabilities,
+      maxInFlight: 16,
+      maxPages: 5,
+      notificationBuffer: 16,
+      notificationReplay: 4,
+      secrets: [],
+      handlers,
+      // Server requests are a legacy-era feature: the handshake is initialize, with no server/discover probe first.
+      protocol: "legacy"
+    }, (r) =>
+      Effect.sync((): Transport.Transport => {
+        receiver = r
+        return {
+          kind: "http",
+          send: (frame) => Queue.offerUnsafe(sent, frame.text),
+          abandon: () => {},
+          established: () => {},
+          ended: Deferred.await(ended),
+          close: Effect.void
+        }
+      }))
+    const next = Effect.map(Queue.take(sent), (text): Message => JSON.parse(text))
+    const deliver = (message: object) => Effect.sync(() => receiver?.message(JSON.stringify(message)))
+    const initialize = yield* next
+    yield* deliver({
+      jsonrpc: "2.0",
+      id: initialize.id,
+      result: {
+        protocolVersion: "2025-11-25",
+        capabilities: { tools: {} },
+        serverInfo: { name: "memory-server", version: "1" }
+      }
+    })
+    yield* Effect.orDie(session.awaitReady)
+    const initialized = yield* next
+    if (initialized.method !== "notifications/initialized") {
+      return yield* Effect.die(new Error(`expected initialized, got ${JSON.stringify(initialized)}`))
+    }
+    return { session, next, deliver, initialize }
+  })
