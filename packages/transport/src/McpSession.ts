@@ -557,7 +557,8 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       whenReady: (operation, options, use) => calls.whenReady(() => new NotReady({ server, operation }), options, use),
       request,
       notifications: Stream.fromPubSub(notifications),
-      logMessages: serverLog.messages
+      logMessages: serverLog.messages,
+      subscription: listener.subscription
     })
 
     const listen = (filter: Subscriptions.Filter, options?: CallOptions) =>

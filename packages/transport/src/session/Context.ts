@@ -67,6 +67,11 @@ export interface Context {
   readonly request: (method: string, params: unknown, options?: FeatureOptions) => Effect.Effect<unknown, RequestError>
   readonly notifications: Stream.Stream<ServerNotification>
   readonly logMessages: Stream.Stream<LoggingMessage>
+  /**
+   * A modern session's resource subscriptions, which ride on its `subscriptions/listen` (2026-07-28 has no
+   * `resources/subscribe`): adds (`on`) or removes `uri`. Absent: every era subscribes with `resources/subscribe`.
+   */
+  readonly subscription?: ((uri: string, on: boolean) => Effect.Effect<void, ProtocolError>) | undefined
 }
 
 /** Decodes a result with `schema`; a mismatch is a `ProtocolError` of `method` (server text scrubbed). */
