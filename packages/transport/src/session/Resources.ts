@@ -111,37 +111,33 @@ export const contentBytes = (server: string, content: ResourceContents): Effect.
 
 /** Builds the resource methods over `context`. */
 export const make = (context: Context): Resources => {
-  const { server } = context
   const decodeRead = decodeWith(context, "resources/read", Wire.ReadResourceResult)
   // A modern session's subscriptions go through its listen; undefined: `resources/(un)subscribe`.
   const subscription = (session: ServerSession, uri: string, on: boolean) =>
     session.era === "modern" ? context.subscription?.(uri, on) : undefined
-  const list = <S extends typeof Wire.Resource | typeof Wire.ResourceTemplate>(
-    spec: Lists.Spec<S>,
-    operation: string,
-    options: FeatureOptions | undefined
-  ) =>
-    gated(context, operation, spec.method, "resources", options, (session) =>
-      Lists.collect(spec, {
-        server,
-        maxPages: context.maxPages,
-        protocolVersion: session.protocolVersion,
-        scrub: context.scrub,
-        fetch: (params) => context.request(spec.method, params, options)
-      }))
+  const listResources = Lists.lister(context, RESOURCES)
+  const listTemplates = Lists.lister(context, TEMPLATES)
   return {
     listResources: (options) =>
-      Effect.map(list(RESOURCES, "listResources", options), ({ items, pages, skipped }) => ({
-        resources: items,
-        skipped,
-        pages
-      })),
+      Effect.map(
+        gated(context, "listResources", RESOURCES.method, "resources", options, (session) =>
+          listResources(session, options)),
+        ({ items, pages, skipped }) => ({
+          resources: items,
+          skipped,
+          pages
+        })
+      ),
     listResourceTemplates: (options) =>
-      Effect.map(list(TEMPLATES, "listResourceTemplates", options), ({ items, pages, skipped }) => ({
-        resourceTemplates: items,
-        skipped,
-        pages
-      })),
+      Effect.map(
+        gated(context, "listResourceTemplates", TEMPLATES.method, "resources", options, (session) =>
+          listTemplates(session, options)),
+        ({ items, pages, skipped }) => ({
+          resourceTemplates: items,
+          skipped,
+          pages
+        })
+      ),
     readResource: (uri, options) =>
       gated(
         context,
