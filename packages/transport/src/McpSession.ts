@@ -331,8 +331,9 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       publish: (notification) => {
         if (notification.method === "notifications/progress") progress.route(notification.params)
         else if (notification.method === "notifications/message") serverLog.route(notification.params)
-        listener.observe(notification)
+        // The caches first: an acknowledgement resumes the listen's opener, whose next lists must be kept.
         lists.observe(notification.method)
+        listener.observe(notification)
         publisher.publish(notification)
       },
       send: (frame) => transport?.send(frame),
