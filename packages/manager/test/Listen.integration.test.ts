@@ -141,4 +141,42 @@ describe("McpManager and subscriptions/listen (modern HTTP fake)", { timeout: 60
       assert.deepStrictEqual(names(yield* Queue.take(changes)), ["generation_1"])
       assert.strictEqual(yield* Queue.size(changes), 0)
     }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
+
+  it.live("HTTP: a subscription renews the manager's listen; the old stream is closed on the server", () =>
+    Effect.gen(function*() {
+      const server = yield* FakeHttpServer.start(["modern"])
+      // The listen streams open on the server once exactly `n` are (an event on the server's side, not a poll).
+      const open = (n: number) =>
+        Effect.promise(async () =>
+          (await (await fetch(`${server.origin}/_fake/subscriptions?until=${n}`)).json()) as Array<unknown>
+        )
+      const changes = yield* Queue.unbounded<ToolsChange>()
+      const manager = yield* build({
+        servers: { fake: { url: server.url } },
+        onToolsChanged: (change) => Queue.offer(changes, change).pipe(Effect.asVoid)
+      })
+      yield* manager.waitForReady("fake")
+      yield* Queue.take(changes)
+      const [first] = yield* open(1)
+      const client = yield* manager.client("fake")
+      yield* client.subscribeResource("fake://readme")
+      // One stream again, and not the first one: the renewal replaced it.
+      const renewed = yield* open(1)
+      assert.strictEqual(renewed.length, 1)
+      assert.notDeepEqual(renewed[0], first)
+      const update = yield* client.resourceUpdates("fake://readme").pipe(
+        Stream.take(1),
+        Stream.runCollect,
+        Effect.forkChild
+      )
+      assert.deepStrictEqual((yield* manager.call("fake", "touch", { uri: "fake://readme" })).structuredContent, {
+        sent: 1
+      })
+      assert.strictEqual((yield* Fiber.join(update))[0]?.uri, "fake://readme")
+      yield* client.unsubscribeResource("fake://readme")
+      assert.deepStrictEqual((yield* manager.call("fake", "touch", { uri: "fake://readme" })).structuredContent, {
+        sent: 0
+      })
+      assert.strictEqual((yield* open(1)).length, 1)
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
 })
