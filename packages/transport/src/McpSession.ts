@@ -316,7 +316,8 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       }
     })
     // Lists kept for their `ttlMs` (2026-07-28); a list_changed drops its list before it is published.
-    const listCache = ListCache.make<ListedTools>()
+    const lists = ListCache.group()
+    const listCache = lists.cache<ListedTools>()
     const diagnose = (text: string) => Queue.offerUnsafe(logs, ["warning", scrub(text)])
     /** The capabilities declared (the handlers provided add theirs), and what answers a server's requests. */
     const capabilities = ClientHandlers.capabilities(config.handlers ?? {}, config.capabilities)
@@ -330,8 +331,9 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       publish: (notification) => {
         if (notification.method === "notifications/progress") progress.route(notification.params)
         else if (notification.method === "notifications/message") serverLog.route(notification.params)
+        // The caches first: an acknowledgement resumes the listen's opener, whose next lists must be kept.
+        lists.observe(notification.method)
         listener.observe(notification)
-        listCache.observe(notification.method)
         publisher.publish(notification)
       },
       send: (frame) => transport?.send(frame),
@@ -557,7 +559,9 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       whenReady: (operation, options, use) => calls.whenReady(() => new NotReady({ server, operation }), options, use),
       request,
       notifications: Stream.fromPubSub(notifications),
-      logMessages: serverLog.messages
+      logMessages: serverLog.messages,
+      subscription: listener.subscription,
+      lists: { cache: lists.cache, now: () => clock.currentTimeMillisUnsafe() }
     })
 
     const listen = (filter: Subscriptions.Filter, options?: CallOptions) =>
@@ -617,7 +621,7 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       forceClose: shutdown("forceClose was called", "force"),
       stats: () => ({
         ...counters,
-        listCache: listCache.stats(),
+        listCache: lists.stats(),
         handlers: { ...counters.handlers },
         oversize,
         invalidUtf8: 0,

@@ -65,6 +65,7 @@ export const make = (
           notifications: shared.notifications,
           handlers: shared.handlers,
           requests: shared.requests,
+          listCache: shared.listCache,
           pending: shared.pending,
           progressDelivered: shared.progressDelivered,
           progressDropped: shared.progressDropped,
