@@ -10,6 +10,9 @@
  * as this package's); `raw`, `raw-detached`, `sdk`… name registered clients. `raw` is always the first column.
  * Cells: `c1` / `c64` (64 B calls), `c1k` / `c64k` (64 KiB calls), `list` (the 2,000-tool scan). Prints, per
  * client, the median same-round ratio to raw (min–max) and the median client CPU per call or per scan.
+ * `lifecycle`: per round, 10 cycles of start → one call → close → server pid gone; prints startup (spawn →
+ * initialized) and shutdown (close → pid gone) as same-round time ratios to raw (below 1 = faster than raw), with
+ * the client CPU of each phase (a warm process: the cold first session is `pnpm bench`'s `cold-lifecycle`).
  *
  * @since 0.0.0
  */
@@ -23,6 +26,7 @@ import type { ClientAdapter, ClientSession } from "./ClientAdapter.ts"
 import { findClient } from "./clients/registry.ts"
 import { echoLaunch } from "./EchoServer.ts"
 import { median } from "./Stats.ts"
+import { waitUntilGone } from "./Timing.ts"
 
 const runtime = ManagedRuntime.make(NodeServices.layer)
 
@@ -97,11 +101,73 @@ const measure = async (adapter: ClientAdapter, cell: string, ms: number): Promis
   }
 }
 
+/** Client CPU in ms since `from`. */
+const cpuMsSince = (from: NodeJS.CpuUsage): number => {
+  const cpu = process.cpuUsage(from)
+  return (cpu.user + cpu.system) / 1000
+}
+
+type Phase = { readonly ms: number; readonly cpuMs: number }
+
+/** Median startup and shutdown over `cycles` start → call → close → pid gone cycles. */
+const lifecycle = async (adapter: ClientAdapter, cycles: number): Promise<{ start: Phase; stop: Phase }> => {
+  const phases = { startMs: [] as Array<number>, startCpu: [] as Array<number>, stopMs: [] as Array<number> }
+  const stopCpu: Array<number> = []
+  for (let i = 0; i < cycles; i++) {
+    const cpu0 = process.cpuUsage()
+    const t0 = performance.now()
+    const session = await adapter.start(echoLaunch({}))
+    phases.startMs.push(performance.now() - t0)
+    phases.startCpu.push(cpuMsSince(cpu0))
+    if ((await session.call("ready?")) !== "ready?") throw new Error(`${adapter.id}: echo failed right after start`)
+    const cpu1 = process.cpuUsage()
+    const t1 = performance.now()
+    await session.close()
+    await waitUntilGone(session.pid, 15_000)
+    phases.stopMs.push(performance.now() - t1)
+    stopCpu.push(cpuMsSince(cpu1))
+  }
+  return {
+    start: { ms: median(phases.startMs), cpuMs: median(phases.startCpu) },
+    stop: { ms: median(phases.stopMs), cpuMs: median(stopCpu) }
+  }
+}
+
+const compareLifecycle = async (adapters: ReadonlyArray<ClientAdapter>, rounds: number) => {
+  const results = adapters.map(() => ({ start: [] as Array<Phase>, stop: [] as Array<Phase> }))
+  const ratios = adapters.map(() => ({ start: [] as Array<number>, stop: [] as Array<number> }))
+  for (let round = 0; round < rounds; round++) {
+    const byIndex = new Map<number, { start: Phase; stop: Phase }>()
+    for (let k = 0; k < adapters.length; k++) {
+      const index = (k + round) % adapters.length
+      byIndex.set(index, await lifecycle(adapters[index]!, 10))
+    }
+    const raw = byIndex.get(0)!
+    byIndex.forEach((result, index) => {
+      results[index]!.start.push(result.start)
+      results[index]!.stop.push(result.stop)
+      ratios[index]!.start.push(result.start.ms / raw.start.ms)
+      ratios[index]!.stop.push(result.stop.ms / raw.stop.ms)
+    })
+  }
+  const line = (label: string, r: Array<number>, phases: Array<Phase>) =>
+    `${label} ${median(r).toFixed(2)}× raw (${Math.min(...r).toFixed(2)}–${Math.max(...r).toFixed(2)}), ${
+      median(phases.map((p) => p.ms)).toFixed(2)
+    } ms, client CPU ${median(phases.map((p) => p.cpuMs)).toFixed(2)} ms`
+  adapters.forEach((adapter, i) => {
+    process.stdout.write(
+      `lifecycle ${adapter.id.padEnd(32)} ${line("startup", ratios[i]!.start, results[i]!.start)}; ${
+        line("shutdown", ratios[i]!.stop, results[i]!.stop)
+      }\n`
+    )
+  })
+}
+
 const main = async () => {
   const cell = arg("cell", "c64")
   const rounds = Number(arg("rounds", "6"))
   const ms = Number(arg("ms", "1000"))
-  if (!["c1", "c64", "c1k", "c64k", "list"].includes(cell)) throw new Error(`unknown --cell=${cell}`)
+  if (!["c1", "c64", "c1k", "c64k", "list", "lifecycle"].includes(cell)) throw new Error(`unknown --cell=${cell}`)
   const names = ["raw", ...process.argv.slice(2).filter((a) => !a.startsWith("--") && a !== "raw")]
   const adapters: Array<ClientAdapter> = []
   for (const name of names) {
@@ -110,6 +176,7 @@ const main = async () => {
     else if (isAbsolute(name) || name.startsWith(".") || name.includes("/")) adapters.push(await transportAt(name))
     else throw new Error(`${name} is neither a registered client nor a directory`)
   }
+  if (cell === "lifecycle") return compareLifecycle(adapters, rounds)
   const ratios = adapters.map((): Array<number> => [])
   const cpus = adapters.map((): Array<number> => [])
   for (let round = 0; round < rounds; round++) {

@@ -217,23 +217,30 @@ export interface McpSession extends Features.Features {
 export const make = <R, E = never>(
   config: Config,
   open: (receiver: Transport.Receiver) => Effect.Effect<Transport.Transport, E, Scope.Scope | R>
-): Effect.Effect<McpSession, E, Scope.Scope | R> => Effect.map(makeOver(config, open), (opened) => opened.session)
+): Effect.Effect<McpSession, E, Scope.Scope | R> =>
+  Effect.map(makeOver(config, Effect.void, (receiver) => open(receiver)), (opened) => opened.session)
 
 /**
  * As `make`, and also returns the transport `open` built, for a client that adds what only that transport has
  * (stdio: the pid, the stderr tail, the exit).
  *
+ * `prepare` runs first, in the session's scope, before the session is built; its value goes to `open`. Stdio spawns
+ * the server there, so the process starts while the session is set up (its release then runs after every fiber
+ * of the session has been joined).
+ *
  * @since 0.2.0
  * @category constructors
  */
-export const makeOver = <T extends Transport.Transport, R, E = never>(
+export const makeOver = <T extends Transport.Transport, R, P, E = never>(
   config: Config,
-  open: (receiver: Transport.Receiver) => Effect.Effect<T, E, Scope.Scope | R>
+  prepare: Effect.Effect<P, E, Scope.Scope | R>,
+  open: (receiver: Transport.Receiver, prepared: P) => Effect.Effect<T, E, Scope.Scope | R>
 ): Effect.Effect<{ readonly session: McpSession; readonly transport: T }, E, Scope.Scope | R> =>
   Effect.gen(function*() {
     const { server } = config
     const parent = yield* Scope.Scope
     const scope = yield* Scope.fork(parent)
+    const prepared = yield* Scope.provide(prepare, scope).pipe(Effect.onError(() => Scope.close(scope, Exit.void)))
     const clock = yield* Clock.Clock
     const fibers = yield* Scope.provide(FiberSet.make(), scope)
     const run = yield* FiberSet.runtime(fibers)()
@@ -420,7 +427,7 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       diagnose
     }
 
-    const live = yield* Scope.provide(open(receiver), scope).pipe(
+    const live = yield* Scope.provide(open(receiver, prepared), scope).pipe(
       Effect.onError(() => Scope.close(scope, Exit.void))
     )
     transport = live
