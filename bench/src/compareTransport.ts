@@ -13,54 +13,21 @@
  * `lifecycle`: per round, 10 cycles of start → one call → close → server pid gone; prints startup (spawn →
  * initialized) and shutdown (close → pid gone) as same-round time ratios to raw (below 1 = faster than raw), with
  * the client CPU of each phase (a warm process: the cold first session is `pnpm bench`'s `cold-lifecycle`).
+ * `cold`: the cold cell's shape (`cold-c64-64B`: a fresh process per client and round, 1,000 warm-up calls, then
+ * 20,000 timed calls at concurrency 64), with the main thread's CPU beside the whole process's.
  *
  * @since 0.0.0
  */
-import * as NodeServices from "@effect/platform-node/NodeServices"
-import type * as Transport from "@mcp-fleet/transport"
-import { Effect, Exit, ManagedRuntime, Scope } from "effect"
 import { isAbsolute, resolve } from "node:path"
-import { pathToFileURL } from "node:url"
+import type { Measurement } from "./Cell.ts"
 import { callLoop } from "./cells/callCell.ts"
-import type { ClientAdapter, ClientSession } from "./ClientAdapter.ts"
+import { runCold } from "./cells/coldCells.ts"
+import type { ClientAdapter } from "./ClientAdapter.ts"
 import { findClient } from "./clients/registry.ts"
+import { runtime, transportAt } from "./clients/transportAt.ts"
 import { echoLaunch } from "./EchoServer.ts"
 import { median } from "./Stats.ts"
 import { waitUntilGone } from "./Timing.ts"
-
-const runtime = ManagedRuntime.make(NodeServices.layer)
-
-/** An adapter over the transport copy in `dir` (the same shape as `clients/fleet.ts`). */
-const transportAt = async (dir: string): Promise<ClientAdapter> => {
-  const transport: typeof Transport = await import(pathToFileURL(resolve(dir, "src/index.ts")).href)
-  return {
-    id: dir,
-    label: `@mcp-fleet/transport from ${dir}`,
-    modules: [],
-    start: async (server): Promise<ClientSession> => {
-      const scope = await Effect.runPromise(Scope.make())
-      const client = await runtime.runPromise(
-        Effect.gen(function*() {
-          const made = yield* transport.McpClient.make({ command: server.command, args: server.args, name: "ab" })
-          yield* made.awaitReady
-          return made
-        }).pipe(Scope.provide(scope))
-      )
-      return {
-        pid: client.pid,
-        call: (payload) =>
-          Effect.runPromise(
-            client.callTool("echo", { payload }).pipe(Effect.map((result) => {
-              const block = result.content[0]
-              return block !== undefined && typeof block["text"] === "string" ? block["text"] : ""
-            }))
-          ),
-        listAll: () => Effect.runPromise(client.listTools().pipe(Effect.map((list) => list.tools.length))),
-        close: () => Effect.runPromise(Scope.close(scope, Exit.void))
-      }
-    }
-  }
-}
 
 const arg = (name: string, fallback: string): string => {
   const found = process.argv.find((a) => a.startsWith(`--${name}=`))
@@ -163,17 +130,56 @@ const compareLifecycle = async (adapters: ReadonlyArray<ClientAdapter>, rounds: 
   })
 }
 
+const isDirectory = (name: string) => isAbsolute(name) || name.startsWith(".") || name.includes("/")
+
+/** `--cell=cold`: each client in a fresh process per round (`cold/coldWorker.ts`), the order rotating. */
+const compareCold = async (names: ReadonlyArray<string>, rounds: number) => {
+  const runs = names.map((): Array<Measurement> => [])
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < names.length; k++) {
+      const index = (k + round) % names.length
+      const name = names[index]!
+      runs[index]!.push(
+        await runCold({
+          client: isDirectory(name) ? "fleet" : name,
+          transportDir: isDirectory(name) ? resolve(name) : undefined,
+          kind: "call",
+          concurrency: 64,
+          payloadBytes: 64,
+          tools: 0,
+          pageSize: 0,
+          warmupCalls: 1_000,
+          count: 20_000
+        })
+      )
+    }
+  }
+  const raw = runs[0]!
+  names.forEach((name, i) => {
+    const of = (key: string) => runs[i]!.map((m) => m[key] ?? Number.NaN)
+    const ratios = runs[i]!.map((m, round) => (m["callsPerSec"] ?? 0) / (raw[round]!["callsPerSec"] ?? 1))
+    process.stdout.write(
+      `cold ${name.padEnd(32)} ${median(ratios).toFixed(2)}× raw (${Math.min(...ratios).toFixed(2)}–${
+        Math.max(...ratios).toFixed(2)
+      }), client CPU ${median(of("cpuUsPerCall")).toFixed(1)} µs/call (main thread ${
+        median(of("mainThreadUsPerCall")).toFixed(1)
+      }; each round: ${of("cpuUsPerCall").map((v) => v.toFixed(1)).join(" ")})\n`
+    )
+  })
+}
+
 const main = async () => {
   const cell = arg("cell", "c64")
   const rounds = Number(arg("rounds", "6"))
   const ms = Number(arg("ms", "1000"))
-  if (!["c1", "c64", "c1k", "c64k", "list", "lifecycle"].includes(cell)) throw new Error(`unknown --cell=${cell}`)
+  if (!["c1", "c64", "c1k", "c64k", "list", "lifecycle", "cold"].includes(cell)) throw new Error(`unknown --cell=${cell}`)
   const names = ["raw", ...process.argv.slice(2).filter((a) => !a.startsWith("--") && a !== "raw")]
+  if (cell === "cold") return compareCold(names, rounds)
   const adapters: Array<ClientAdapter> = []
   for (const name of names) {
     const entry = findClient(name)
     if (entry !== undefined) adapters.push(await entry.load())
-    else if (isAbsolute(name) || name.startsWith(".") || name.includes("/")) adapters.push(await transportAt(name))
+    else if (isDirectory(name)) adapters.push(await transportAt(name))
     else throw new Error(`${name} is neither a registered client nor a directory`)
   }
   if (cell === "lifecycle") return compareLifecycle(adapters, rounds)
