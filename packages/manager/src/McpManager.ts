@@ -300,7 +300,7 @@ export const make = Effect.fnUntraced(function*(
   const waitForReady = Effect.fn("McpManager.waitForReady")(function*(name: string) {
     yield* lookup(name)
     while (true) {
-      const changed = ledger.awaitChange()
+      const changed = ledger.awaitChange(name)
       const record = ledger.get(name)
       const state = record?.state
       if (state === undefined || ledger.isClosed() || state._tag !== "Starting" && state._tag !== "Offline") {
