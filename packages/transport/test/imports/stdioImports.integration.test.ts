@@ -5,20 +5,11 @@
  */
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Fiber, Stream } from "effect"
-import { ChildProcess } from "effect/process"
-import * as Path from "node:path"
-
-const script = Path.join(import.meta.dirname, "fixtures", "loadedModules.ts")
+import { LoadedModules } from "@mcp-fleet/testing"
+import { Effect } from "effect"
 
 const loadedBy = (specifier: string) =>
-  Effect.gen(function*() {
-    const handle = yield* ChildProcess.make(process.execPath, [script, specifier], { extendEnv: true })
-    const out = yield* handle.stdout.pipe(Stream.decodeText(), Stream.mkString, Effect.forkScoped)
-    const code = yield* handle.exitCode.pipe(Effect.timeout("60 seconds"))
-    assert.strictEqual(code, 0)
-    return JSON.parse(yield* Fiber.join(out)) as ReadonlyArray<string>
-  }).pipe(Effect.scoped, Effect.provide(NodeServices.layer))
+  LoadedModules.loadedBy(specifier, { cwd: import.meta.dirname }).pipe(Effect.provide(NodeServices.layer))
 
 /** What a stdio-only program never needs, by the end of its URL. */
 const httpSide: ReadonlyArray<RegExp> = [
