@@ -6,7 +6,8 @@
  *
  * @since 0.0.0
  */
-import { writeFileSync } from "node:fs"
+import { mkdirSync, writeFileSync } from "node:fs"
+import { dirname } from "node:path"
 import { cells } from "./cellRegistry.ts"
 import type { ClientAdapter } from "./ClientAdapter.ts"
 import { clientEntries, defaultClientIds, findClient } from "./clients/registry.ts"
@@ -49,6 +50,7 @@ const main = async (): Promise<number> => {
   const result = await runBenchmarks(config, adapters, selected, log)
   const load = { before: loadBefore, after: loadAverage() }
   if (config.jsonOut !== undefined) {
+    mkdirSync(dirname(config.jsonOut), { recursive: true })
     writeFileSync(config.jsonOut, JSON.stringify({ config, machine: machineInfo(), result }, null, 2) + "\n")
     log(`wrote ${config.jsonOut}`)
   }

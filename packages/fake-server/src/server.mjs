@@ -7,6 +7,7 @@
 //   FAKE_MCP_MODE="slow delay=50" node server.mjs
 import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
+import { createModern } from "./modern.mjs"
 import { modeEnvVar, modes as MODE_NAMES, numberOptions, stringOptions } from "./vocabulary.mjs"
 
 const SERVER_PATH = fileURLToPath(import.meta.url)
@@ -139,8 +140,19 @@ function main() {
   // Pending requests: id → the request's progress token (or undefined). An answer is written only
   // while its id is still in flight, so a `notifications/cancelled` drops it.
   const inFlight = new Map()
-  const answer = (id, result, delay = 0) => settle(id, { jsonrpc: "2.0", id, result }, delay)
+  // modern: the 2026-07-28 era (modern.mjs); every result is decorated for the method it answers.
+  const modern = has("modern")
+    ? createModern({ has, ttl: opts.ttl, serverInfo: { name: "fake-mcp-server", version: "1.0.0" } })
+    : undefined
+  const methods = new Map() // id → method, for the modern era's result decoration
+  const answer = (id, result, delay = 0) =>
+    settle(id, {
+      jsonrpc: "2.0",
+      id,
+      result: modern === undefined ? result : modern.decorate(methods.get(id), result)
+    }, delay)
   const fail = (id, code, message, delay = 0) => settle(id, { jsonrpc: "2.0", id, error: { code, message } }, delay)
+  const failWith = (id, error) => settle(id, { jsonrpc: "2.0", id, error }, 0)
   // A delayed answer (slow mode, a delay option, the sleep tool) to a request that carries
   // params._meta.progressToken is preceded by two notifications/progress: one at once, one just
   // before the answer.
@@ -157,6 +169,7 @@ function main() {
   function deliver(id, message) {
     if (!inFlight.has(id)) return
     inFlight.delete(id)
+    methods.delete(id)
     send(message)
   }
   const progress = (token, step, total) =>
@@ -177,8 +190,12 @@ function main() {
   const CONTROL_TOOLS = [
     {
       name: "change_tools",
-      description: "Test control: changes the tool set and emits notifications/tools/list_changed `burst` times.",
-      inputSchema: objectSchema({ burst: { type: "integer", minimum: 0 } })
+      description:
+        "Test control: changes the tool set and emits notifications/tools/list_changed `burst` times (modern: `list` picks tools, prompts or resources).",
+      inputSchema: objectSchema({
+        burst: { type: "integer", minimum: 0 },
+        list: { type: "string", enum: ["tools", "prompts", "resources"] }
+      })
     },
     {
       name: "emit",
@@ -264,9 +281,15 @@ function main() {
     if (has("annotations") && ANNOTATED_TOOLS.some((t) => t.name === name)) return true
     return generation > 0 && name === `generation_${generation}`
   }
-  function changeTools(burst) {
-    generation += 1
-    for (let i = 0; i < burst; i++) send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" })
+  // In the modern era a change goes to the subscriptions/listen streams that asked for it (`list`:
+  // tools, prompts or resources), not to everyone.
+  function changeTools(burst, list = "tools") {
+    if (list === "tools") generation += 1
+    const method = `notifications/${list}/list_changed`
+    for (let i = 0; i < burst; i++) {
+      if (modern !== undefined) modern.notify(method)
+      else send({ jsonrpc: "2.0", method })
+    }
   }
 
   const text = (value) => ({ content: [{ type: "text", text: value }] })
@@ -309,6 +332,10 @@ function main() {
     }
     const token = isObject(params) && isObject(params._meta) ? params._meta.progressToken : undefined
     inFlight.set(id, typeof token === "string" || typeof token === "number" ? token : undefined)
+    if (modern !== undefined) {
+      methods.set(id, method)
+      return onModernRequest(request)
+    }
     if (method === "initialize") return initialize(id, params)
     if (has("hang") && initializeAnswered) return // never answered (unless cancelled, then dropped)
     switch (method) {
@@ -337,6 +364,42 @@ function main() {
           return FEATURES[method](id, isObject(params) ? params : {})
         }
         return fail(id, -32601, `Method not found: ${method}`)
+    }
+  }
+
+  // The modern era: no initialize, ping or logging/setLevel; every request needs the 2026-07-28 envelope.
+  function onModernRequest(request) {
+    const { id, method, params } = request
+    const envelope = modern.envelopeError(params)
+    if (envelope !== undefined) return failWith(id, envelope)
+    if (has("hang") && method !== "server/discover") return
+    const settleWith = (
+      outcome
+    ) => (outcome.error !== undefined ? failWith(id, outcome.error) : answer(id, outcome.result))
+    switch (method) {
+      case "server/discover":
+        return answer(id, modern.discover())
+      case "subscriptions/listen":
+        // Stays open (in flight) until cancelled; its stream is this stdout.
+        return modern.listen(id, params, send)
+      case "tools/list":
+        return listTools(id, params)
+      case "tools/call": {
+        if (!isObject(params) || typeof params.name !== "string") {
+          return fail(id, -32602, "tools/call needs params.name (a string)")
+        }
+        const outcome = modern.callTool(params)
+        if (outcome !== undefined) return settleWith(outcome)
+        if (has("die-on-call")) {
+          return exitWith(3, `die-on-call: tool "${params.name}" was called; exiting with code 3`)
+        }
+        return callTool(request)
+      }
+      default: {
+        const outcome = modern.onCatalog(method, params)
+        if (outcome !== undefined) return settleWith(outcome)
+        return fail(id, -32601, `Method not found: ${method}`)
+      }
     }
   }
 
@@ -413,7 +476,10 @@ function main() {
         if (args.burst !== undefined && !isCount(args.burst)) {
           return answer(id, toolError("burst must be an integer >= 0"))
         }
-        changeTools(args.burst ?? opts.burst)
+        if (args.list !== undefined && !["tools", "prompts", "resources"].includes(args.list)) {
+          return answer(id, toolError("list must be tools, prompts or resources"))
+        }
+        changeTools(args.burst ?? opts.burst, args.list)
         return answer(id, { ...text(`tool set changed (generation ${generation})`), structuredContent: { generation } })
       }
       case "emit": {
@@ -593,6 +659,7 @@ function main() {
     } else if (method === "notifications/cancelled") {
       const requestId = isObject(params) ? params.requestId : undefined
       inFlight.delete(requestId)
+      modern?.cancel(requestId)
       held = held.filter((r) => r.id !== requestId)
     }
     // Every other notification is ignored.

@@ -28,7 +28,27 @@ export const modes = /** @type {const} */ ([
   "huge-line",
   "annotations",
   "leak-env",
-  "features"
+  "features",
+  // The 2026-07-28 era (modern.mjs): no initialize, server/discover, _meta on every request, resultType,
+  // subscriptions/listen, ttlMs/cacheScope, MRTR. The four after it are its fault switches.
+  "modern",
+  "wrong-result-type",
+  "mrtr-endless",
+  "listen-no-ack",
+  "unsupported-empty"
+])
+
+/**
+ * The modes of the 2026-07-28 era: `modern` and its fault switches (the HTTP fake server accepts these too).
+ *
+ * @since 0.1.0
+ */
+export const modernModes = /** @type {const} */ ([
+  "modern",
+  "wrong-result-type",
+  "mrtr-endless",
+  "listen-no-ack",
+  "unsupported-empty"
 ])
 
 /**
@@ -50,7 +70,8 @@ export const numberOptions = /** @type {const} */ ({
   hugeBytes: { token: "huge-bytes", default: 16 * 1024 * 1024 },
   crashAfter: { token: "crash-after", default: 0, min: 1 },
   initDelay: { token: "init-delay", default: 0 },
-  exitCode: { token: "exit-code", default: 0, max: 255 }
+  exitCode: { token: "exit-code", default: 0, max: 255 },
+  ttl: { token: "ttl", default: 0 }
 })
 
 /**

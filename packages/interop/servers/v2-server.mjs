@@ -1,32 +1,27 @@
 #!/usr/bin/env node
-// @modelcontextprotocol/server (v2) mounted on node:http at 127.0.0.1: `createMcpHandler` with one tool,
-// `echo {text}`. It serves 2026-07-28 requests and, statelessly, 2025-era ones. Port from argv
-// (`port=N`, default 0 = ephemeral). Once listening it writes one JSON line to stdout:
+// @modelcontextprotocol/server (v2) mounted on node:http at 127.0.0.1: `createMcpHandler` with the tools of
+// v2-tools.mjs (echo, change_tools, confirm). It serves 2026-07-28 requests and, statelessly, 2025-era ones
+// (`legacy=reject`: 2026-07-28 only). Port from argv (`port=N`, default 0 = ephemeral); `ttl=N` adds a
+// tools/list cache hint. change_tools announces on the subscriptions/listen streams (a stateless 2025-era
+// client has no stream to hear it on). Once listening it writes one JSON line to stdout:
 //
 //   {"url":"http://127.0.0.1:41234/mcp","port":41234,"pid":12345}
 //
 // It stops on SIGTERM/SIGINT, and when its stdin is a pipe that ends.
-import { createMcpHandler, fromJsonSchema, McpServer } from "@modelcontextprotocol/server"
+import { createMcpHandler } from "@modelcontextprotocol/server"
 import { fstatSync } from "node:fs"
 import { createServer } from "node:http"
 import { Readable } from "node:stream"
+import { createFactory, options } from "./v2-tools.mjs"
 
-const portToken = process.argv.slice(2).find((t) => t.startsWith("port="))
-const port = portToken === undefined ? 0 : Number(portToken.slice("port=".length))
-
-const factory = () => {
-  const server = new McpServer({ name: "echo-v2", version: "1.0.0" })
-  server.registerTool(
-    "echo",
-    {
-      description: "Returns its text.",
-      inputSchema: fromJsonSchema({ type: "object", properties: { text: { type: "string" } }, required: ["text"] })
-    },
-    async ({ text }) => ({ content: [{ type: "text", text }] })
-  )
-  return server
+const { port, legacy = "stateless", ttlMs } = options(process.argv.slice(2))
+if (legacy !== "stateless" && legacy !== "reject") {
+  process.stderr.write(`v2-server: legacy=${legacy} must be stateless or reject\n`)
+  process.exit(2)
 }
-const handler = createMcpHandler(factory)
+// One instance per request: the change is published on the handler's bus, which feeds the listen streams.
+const factory = createFactory({ ttlMs, announce: () => handler.notify.toolsChanged() })
+const handler = createMcpHandler(factory, { legacy })
 
 // node:http request → fetch Request → handler.fetch → node:http response (streamed, so SSE works).
 const http = createServer((req, res) => {

@@ -1,6 +1,7 @@
 /**
  * Real MCP servers over HTTP, on 127.0.0.1, for tests: `@modelcontextprotocol/server-everything` in its
- * `streamableHttp` and `sse` modes, and `@modelcontextprotocol/server` (v2) mounted on `node:http`.
+ * `streamableHttp` and `sse` modes, and `@modelcontextprotocol/server` (v2) mounted on `node:http`, serving
+ * both eras (`v2`) or 2026-07-28 only (`v2-modern`, `legacy: "reject"`; a 2025-era request gets -32022).
  *
  * server-everything calls `app.listen(PORT)` without a host, which binds every interface; it is started
  * with `node -r servers/bind-localhost.cjs`, a preload that gives a port-only `listen` the host 127.0.0.1
@@ -34,7 +35,7 @@ import * as ReferenceServers from "./ReferenceServers.ts"
  * @since 0.1.0
  * @category models
  */
-export type Name = "everything-streamable" | "everything-sse" | "v2"
+export type Name = "everything-streamable" | "everything-sse" | "v2" | "v2-modern"
 
 /**
  * Every {@link Name}.
@@ -42,7 +43,9 @@ export type Name = "everything-streamable" | "everything-sse" | "v2"
  * @since 0.1.0
  * @category constants
  */
-export const names: ReadonlyArray<Name> = ["everything-streamable", "everything-sse", "v2"]
+export const names: ReadonlyArray<Name> = ["everything-streamable", "everything-sse", "v2", "v2-modern"]
+
+const isV2 = (name: Name): boolean => name === "v2" || name === "v2-modern"
 
 const serversDir = Path.join(Path.dirname(fileURLToPath(import.meta.url)), "..", "servers")
 
@@ -93,13 +96,18 @@ export interface Command {
 }
 
 /**
- * The command line of peer `name` on `port` (0: an ephemeral port).
+ * The command line of peer `name` on `port` (0: an ephemeral port). `ttlMs` (v2 peers only) adds the cache
+ * hint `{ ttlMs, cacheScope: "private" }` to their 2026-07-28 `tools/list` results.
  *
  * @since 0.1.0
  * @category constructors
  */
-export const command = (name: Name, port = 0): Command => {
-  if (name === "v2") return { command: process.execPath, args: [v2ServerPath, `port=${port}`], env: {}, path: "/mcp" }
+export const command = (name: Name, port = 0, ttlMs?: number): Command => {
+  if (isV2(name)) {
+    const args = [v2ServerPath, `port=${port}`, `legacy=${name === "v2" ? "stateless" : "reject"}`]
+    if (ttlMs !== undefined) args.push(`ttl=${ttlMs}`)
+    return { command: process.execPath, args, env: {}, path: "/mcp" }
+  }
   const entry = Path.join(ReferenceServers.packageDir("everything"), "dist", "index.js")
   const mode = name === "everything-sse" ? "sse" : "streamableHttp"
   return {
@@ -158,10 +166,10 @@ const V2Listening = Schema.fromJsonString(Schema.Struct({ port: Schema.Number })
  */
 export const start = (
   name: Name,
-  options: { readonly port?: number } = {}
+  options: { readonly port?: number; readonly ttlMs?: number } = {}
 ): Effect.Effect<Running, HttpPeerFailed, ChildProcessSpawner.ChildProcessSpawner | Scope.Scope> =>
   Effect.gen(function*() {
-    const spec = command(name, options.port ?? 0)
+    const spec = command(name, options.port ?? 0, options.ttlMs)
     const fail = (reason: string) => (cause: unknown) => new HttpPeerFailed({ name, reason, cause })
     const handle = yield* ChildProcess.make(spec.command, spec.args, {
       env: spec.env,
@@ -201,8 +209,8 @@ export const start = (
       const decoded = Schema.decodeUnknownOption(V2Listening)(line)
       return decoded._tag === "Some" ? decoded.value.port : undefined
     }
-    yield* watch(handle.stderr, name === "v2" ? () => undefined : fromStderr)
-    yield* watch(handle.stdout, name === "v2" ? fromStdout : () => undefined)
+    yield* watch(handle.stderr, isV2(name) ? () => undefined : fromStderr)
+    yield* watch(handle.stdout, isV2(name) ? fromStdout : () => undefined)
     const bound = yield* Deferred.await(port)
     const origin = `http://127.0.0.1:${bound}`
     return {

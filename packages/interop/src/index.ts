@@ -12,3 +12,8 @@ export * as ReferenceServers from "./ReferenceServers.ts"
  * @since 0.1.0
  */
 export * as HttpPeers from "./HttpPeers.ts"
+
+/**
+ * @since 0.1.0
+ */
+export * as V2Stdio from "./V2Stdio.ts"

@@ -88,7 +88,7 @@ describe("HTTP transport against real servers", { timeout: 60_000 }, () => {
       const session = yield* client.awaitReady
       assert.strictEqual(session.serverInfo.name, "echo-v2")
       const list = yield* client.listTools()
-      assert.deepStrictEqual(list.tools.map((t) => t.name), ["echo"])
+      assert.deepStrictEqual(list.tools.map((t) => t.name), ["echo", "change_tools", "confirm"])
       assert.deepStrictEqual(texts(yield* client.callTool("echo", { text: "hi" })), ["hi"])
     }).pipe(Effect.scoped, Effect.provide(layer)))
 

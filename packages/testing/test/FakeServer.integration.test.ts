@@ -435,7 +435,16 @@ describe("fake server: modes", () => {
     const listing = FakeServer.modes.filter((m) => !["empty-list", "hang", "die-on-call"].includes(m))
     await Promise.all(listing.map(async (mode) => {
       const client = start(ctx, { modes: [mode], listDelay: 0, delay: 0, floodBytes: 0 })
-      expect(names(page(await client.request("tools/list")))).toContain("echo")
+      // The 2026-07-28 era needs its envelope on every request.
+      const envelope = mode === "modern"
+        ? {
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {}
+          }
+        }
+        : undefined
+      expect(names(page(await client.request("tools/list", envelope)))).toContain("echo")
     }))
   })
 })

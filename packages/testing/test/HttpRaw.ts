@@ -18,6 +18,8 @@ export interface LoggedRequest {
   readonly host?: string
   readonly sessionId?: string
   readonly protocolVersion?: string
+  readonly mcpMethod?: string
+  readonly mcpName?: string
   readonly lastEventId?: string
   readonly rpc?: string
   readonly status?: number

@@ -34,6 +34,7 @@ import type * as Scope from "effect/Scope"
 import type * as Stream from "effect/Stream"
 import type { HandlerStats } from "./ClientHandlers.ts"
 import type { InvalidUrl } from "./HttpError.ts"
+import type { Stats as ListCacheStats } from "./internal/ListCache.ts"
 import * as RemoteAdapter from "./internal/RemoteAdapter.ts"
 import * as StdioConstruction from "./internal/StdioClient.ts"
 import type { McpClientOptions } from "./McpClientOptions.ts"
@@ -50,6 +51,7 @@ import type { CallToolResult, ServerNotification, ServerSession } from "./Protoc
 import type { RemoteOptions } from "./RemoteClient.ts"
 import type * as Features from "./session/Features.ts"
 import type * as Progress from "./session/Progress.ts"
+import type * as Subscriptions from "./Subscriptions.ts"
 import type { DiscoveredTool } from "./Tool.ts"
 import type * as Stdio from "./transport/Stdio.ts"
 import type * as Transport from "./transport/Transport.ts"
@@ -122,6 +124,11 @@ export interface Stats {
   readonly logMessagesDropped: number
   readonly stderrBytes: number
   /**
+   * Lists answered from the 2026-07-28 cache (`ttlMs`) and fetched from the server, and whether each list method's
+   * last answer came from the cache. Present on session-based clients (remote ones).
+   */
+  readonly listCache?: ListCacheStats | undefined
+  /**
    * Which of the client's own fibers have finished. All of them are once `forceClose` or the scope's close has
    * returned: shutdown joins every one (a check for tests and leak hunts).
    */
@@ -188,6 +195,15 @@ export interface McpClient extends Features.Features {
    * the server sent before the stream was run, then every new one. Slow consumers lose the oldest.
    */
   readonly notifications: Stream.Stream<ServerNotification>
+  /**
+   * Opens `subscriptions/listen` (2026-07-28) for the life of the current scope: resolves once the server
+   * acknowledged it, with the subset it honours; its notifications arrive on `notifications`. Closing the scope
+   * cancels it. A legacy-era server fails it with `ListenFailed` reason `legacy`.
+   */
+  readonly listen: (
+    filter: Subscriptions.Filter,
+    options?: CallOptions
+  ) => Effect.Effect<Subscriptions.Listening, Subscriptions.ListenFailed | InitializeError | NotReady, Scope.Scope>
   /** The last lines the server wrote to stderr, oldest first (always empty for a remote server). */
   readonly stderrTail: () => ReadonlyArray<string>
   /** How the process ended, once it has (always none for a remote server). */

@@ -32,6 +32,9 @@ import * as Dispatch from "./internal/Dispatch.ts"
 import { EraCache } from "./internal/EraCache.ts"
 import * as EraProbe from "./internal/EraProbe.ts"
 import * as JsonRpc from "./internal/JsonRpc.ts"
+import * as ListCache from "./internal/ListCache.ts"
+import * as Listen from "./internal/Listen.ts"
+import * as Meta from "./internal/Meta.ts"
 import * as ModernRequest from "./internal/ModernRequest.ts"
 import * as Mrtr from "./internal/Mrtr.ts"
 import * as PendingTable from "./internal/PendingTable.ts"
@@ -45,11 +48,13 @@ import type { CallOptions, Stats, ToolList as ListedTools } from "./McpClient.ts
 import type { PageCapExceeded, ProcessExited, RepeatedCursor } from "./McpError.ts"
 import type { ErrIndexBuilding, UnsupportedProtocolVersion } from "./McpError.ts"
 import { ClientClosed, NotReady } from "./McpError.ts"
+import { MODERN_PROTOCOL_VERSION } from "./Protocol.ts"
 import type { CallToolResult, ProtocolChoice, ServerNotification, ServerSession } from "./Protocol.ts"
 import type { FeatureOptions } from "./session/Context.ts"
 import * as Features from "./session/Features.ts"
 import * as Logging from "./session/Logging.ts"
 import * as Progress from "./session/Progress.ts"
+import * as Subscriptions from "./Subscriptions.ts"
 import { McpTelemetry } from "./Telemetry.ts"
 import * as ModernHeaders from "./transport/http/ModernHeaders.ts"
 import type * as Transport from "./transport/Transport.ts"
@@ -147,6 +152,7 @@ export interface Config {
  */
 export interface SessionStats extends Stats {
   readonly sessionsLost: number
+  readonly listCache: ListCache.Stats
 }
 
 /**
@@ -189,6 +195,11 @@ export interface McpSession extends Features.Features {
     options?: FeatureOptions
   ) => Effect.Effect<unknown, RequestError | NotReady | InitializeError>
   readonly notifications: Stream.Stream<ServerNotification>
+  /** Opens `subscriptions/listen` for the life of the scope (modern era only); see `Subscriptions`. */
+  readonly listen: (
+    filter: Subscriptions.Filter,
+    options?: CallOptions
+  ) => Effect.Effect<Subscriptions.Listening, Subscriptions.ListenFailed | InitializeError | NotReady, Scope.Scope>
   readonly awaitTerminated: Effect.Effect<void>
   /** Fails what is pending, ends the transport (bounded) and joins every fiber. Idempotent. */
   readonly close: Effect.Effect<void>
@@ -289,9 +300,28 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
     })
 
     const publisher = Publisher.make(notifications, config.notificationBuffer)
+
+    // subscriptions/listen has no deadline: it stays open until its scope closes (the cancellation) or it ends.
+    const listener = Listen.make({
+      server,
+      // The era's `_meta` and headers, but not ModernRequest's re-issue of a broken stream: a dropped listen is
+      // the listener's caller's to re-open (it re-lists once the new one is acknowledged).
+      send: (params) => {
+        const version = current()?.protocolVersion ?? MODERN_PROTOCOL_VERSION
+        const merged = Meta.merge(params, Meta.request(version, clientMeta))
+        const headers = isHttp()
+          ? ModernHeaders.forRequest("subscriptions/listen", merged, version, undefined)
+          : undefined
+        return pending.request("subscriptions/listen", merged, { timeoutMs: Infinity, cancellable: true, headers })
+      }
+    })
+    // Lists kept for their `ttlMs` (2026-07-28); a list_changed drops its list before it is published.
+    const listCache = ListCache.make<ListedTools>()
     const diagnose = (text: string) => Queue.offerUnsafe(logs, ["warning", scrub(text)])
     /** The capabilities declared (the handlers provided add theirs), and what answers a server's requests. */
     const capabilities = ClientHandlers.capabilities(config.handlers ?? {}, config.capabilities)
+    // What every modern request's `_meta` says about the client (subscriptions/listen's included).
+    const clientMeta = { clientInfo: config.clientInfo, capabilities, logLevel: config.logLevel }
     const answerer = config.handlers === undefined ? undefined : ServerRequest.make(config.handlers, server)
     const dispatch = Dispatch.make({
       server,
@@ -300,6 +330,8 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       publish: (notification) => {
         if (notification.method === "notifications/progress") progress.route(notification.params)
         else if (notification.method === "notifications/message") serverLog.route(notification.params)
+        listener.observe(notification)
+        listCache.observe(notification.method)
         publisher.publish(notification)
       },
       send: (frame) => transport?.send(frame),
@@ -471,7 +503,7 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
     const toolHeaders = new Map<string, ReadonlyArray<ModernHeaders.HeaderParameter>>()
     const modern = ModernRequest.make({
       server,
-      client: { clientInfo: config.clientInfo, capabilities, logLevel: config.logLevel },
+      client: clientMeta,
       get http() {
         return isHttp()
       },
@@ -512,7 +544,9 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       pending: send === pending.request ? pending : { ...pending, request: send },
       readiness: () => state,
       refusal: () => live.refusal?.(),
-      scrub
+      scrub,
+      toolsCache: listCache,
+      now: () => clock.currentTimeMillisUnsafe()
     })
     const { request } = calls
 
@@ -525,6 +559,21 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       notifications: Stream.fromPubSub(notifications),
       logMessages: serverLog.messages
     })
+
+    const listen = (filter: Subscriptions.Filter, options?: CallOptions) =>
+      calls.whenReady(() => new NotReady({ server, operation: "listen" }), options, Effect.succeed).pipe(
+        Effect.flatMap((session) =>
+          session.era !== "modern"
+            ? Effect.fail(
+              new Subscriptions.ListenFailed({
+                server,
+                reason: "legacy",
+                detail: `it speaks ${session.protocolVersion}, whose list changes arrive unsolicited`
+              })
+            )
+            : listener.open(filter, calls.timeoutOf(options))
+        )
+      )
 
     const session: McpSession = {
       ...features,
@@ -562,11 +611,13 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
           () => request(method, params, options)
         ),
       notifications: Stream.fromPubSub(notifications),
+      listen,
       awaitTerminated: Deferred.await(terminated),
       close: shutdown("close was called"),
       forceClose: shutdown("forceClose was called", "force"),
       stats: () => ({
         ...counters,
+        listCache: listCache.stats(),
         handlers: { ...counters.handlers },
         oversize,
         invalidUtf8: 0,

@@ -26,6 +26,8 @@ export * as Transport from "./transport/Transport.ts"
 /** @since 0.1.0 */
 export * as Tool from "./Tool.ts"
 /** @since 0.3.0 */
+export * as Subscriptions from "./Subscriptions.ts"
+/** @since 0.3.0 */
 export * as EraError from "./EraError.ts"
 /** @since 0.2.0 */
 export * as ClientHandlers from "./ClientHandlers.ts"

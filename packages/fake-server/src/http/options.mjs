@@ -7,8 +7,11 @@
 //
 // See ../../README.md ("The HTTP fake server") for what each one does.
 
-/** Flags: present or not. */
+import { modernModes, numberOptions } from "../vocabulary.mjs"
+
+/** Flags: present or not. The 2026-07-28 era and its fault switches come from vocabulary.mjs (`modernModes`). */
 export const FLAGS = new Set([
+  ...modernModes,
   "legacy-sse", // serve the 2024-11-05 HTTP+SSE transport (GET /sse + POST /message) instead of Streamable HTTP
   "stateless", // Streamable HTTP without sessions: no Mcp-Session-Id, GET → 405
   "no-get", // GET → 405 (the server offers no standalone stream)
@@ -47,7 +50,8 @@ export const NUMBERS = {
   "delay": 200, // ms for slow-headers and slowloris
   "huge-bytes": 16 * 1024 * 1024, // the text size of fault=huge-body
   "fault-from": 1, // the first matching POST (1-based) the fault hits
-  "fault-count": 0 // how many matching POSTs the fault hits; 0 = every one from fault-from on
+  "fault-count": 0, // how many matching POSTs the fault hits; 0 = every one from fault-from on
+  [numberOptions.ttl.token]: numberOptions.ttl.default // modern: the ttlMs of list results
 }
 
 /** String options: name → default. */

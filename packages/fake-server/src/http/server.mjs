@@ -2,6 +2,7 @@
 // HTTP or the legacy HTTP+SSE handler. `GET /_fake/requests` returns the request log as JSON.
 import { createServer } from "node:http"
 import { createLegacySse } from "./legacy.mjs"
+import { createModernHttp } from "./modern.mjs"
 import { parseTokens } from "./options.mjs"
 import { createStreamable, MCP_PATHS } from "./streamable.mjs"
 
@@ -22,7 +23,11 @@ export function startFakeHttpServer(tokens = []) {
   const requests = []
   let port = 0
   const config = { flags, opts, label, port: () => port, timers }
-  const handler = legacy ? createLegacySse(config) : createStreamable(config)
+  const handler = legacy
+    ? createLegacySse(config)
+    : flags.has("modern")
+    ? createModernHttp(config)
+    : createStreamable(config)
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1")
@@ -32,12 +37,24 @@ export function startFakeHttpServer(tokens = []) {
       host: req.headers.host,
       sessionId: req.headers["mcp-session-id"],
       protocolVersion: req.headers["mcp-protocol-version"],
+      mcpMethod: req.headers["mcp-method"],
+      mcpName: req.headers["mcp-name"],
       lastEventId: req.headers["last-event-id"],
       authorization: req.headers.authorization === undefined ? undefined : "<present>"
     }
     if (url.pathname === "/_fake/requests" && req.method === "GET") {
       res.writeHead(200, { "content-type": "application/json" })
       return res.end(JSON.stringify(requests))
+    }
+    if (url.pathname === "/_fake/subscriptions" && req.method === "GET") {
+      // modern: the ids of the subscriptions/listen streams open now; `?until=N` answers once N are open.
+      const until = url.searchParams.get("until")
+      const answer = () => {
+        res.writeHead(200, { "content-type": "application/json" })
+        res.end(JSON.stringify(handler.subscriptions?.() ?? []))
+      }
+      if (until === null || handler.whenSubscriptions === undefined) return answer()
+      return handler.whenSubscriptions(Number(until), answer)
     }
     requests.push(entry)
     res.on("close", () => {

@@ -1,8 +1,9 @@
 /**
  * One process of a server: spawning it into a scope of its own (registered in the ledger in the same
  * uninterruptible step, so a process is never left unowned), and the fibers that live in that scope: a
- * notification reader (list_changed → a one-slot refresh signal, so bursts coalesce) and one lister (discovery,
- * then every refresh), so a client is never listed twice at once.
+ * notification reader (list_changed → a one-slot refresh signal, so bursts coalesce), one lister (discovery,
+ * then every refresh), so a client is never listed twice at once, and, for a modern-era server, the
+ * `subscriptions/listen` stream those list changes arrive on (Listen.ts).
  *
  * @internal
  */
@@ -23,6 +24,7 @@ import type { Catalog } from "./Catalog.ts"
 import * as Discovery from "./Discovery.ts"
 import { authorizationReason } from "./Failure.ts"
 import type { Ledger } from "./Ledger.ts"
+import * as Listen from "./Listen.ts"
 import type { Resolved } from "./Options.ts"
 import type { Conn, ServerRecord } from "./Record.ts"
 
@@ -154,17 +156,24 @@ export const serve = Effect.fnUntraced(function*(env: Env, name: string, conn: C
   const { client } = conn
   yield* env.catalog.watch(name, conn, env.options.startupTimeoutMs, env.options.serverLogLevel)
   const refresh = yield* Queue.sliding<void>(1)
+  const changed = Effect.andThen(
+    Queue.offer(refresh, undefined),
+    Effect.sync(() => env.ledger.isCurrent(name, conn) && env.ledger.transition(name, { _tag: "ListChangedSeen" }))
+  )
   // Notifications are read on their own fiber, never on the transport's reader.
   yield* client.notifications.pipe(
     Stream.filter((n) => n.method === "notifications/tools/list_changed"),
-    Stream.runForEach(() =>
-      Effect.andThen(
-        Queue.offer(refresh, undefined),
-        Effect.sync(() => env.ledger.isCurrent(name, conn) && env.ledger.transition(name, { _tag: "ListChangedSeen" }))
-      )
-    ),
+    Stream.runForEach(() => changed),
     Effect.forkIn(conn.scope)
   )
+  yield* Listen.keep(
+    name,
+    client,
+    env.options.reconnect,
+    env.options.startupTimeoutMs,
+    () => client.isAlive() && env.ledger.isCurrent(name, conn),
+    changed
+  ).pipe(Effect.forkIn(conn.scope))
   yield* Effect.gen(function*() {
     if (discoverFirst) {
       const outcome = yield* Discovery.discover(

@@ -22,6 +22,7 @@ import type { FeatureOptions } from "../session/Context.ts"
 import * as Progress from "../session/Progress.ts"
 import type { DiscoveredTool } from "../Tool.ts"
 import * as CursorLoop from "./CursorLoop.ts"
+import * as ListCache from "./ListCache.ts"
 import type { PendingTable } from "./PendingTable.ts"
 import { schemaDetail } from "./SchemaDetail.ts"
 import * as ToolList from "./ToolList.ts"
@@ -37,6 +38,9 @@ export interface Context {
   /** Why the transport takes no request any more, before the session has seen its end (stdio's drain window). */
   readonly refusal: () => RequestError | undefined
   readonly scrub: (text: string) => string
+  /** The tools list kept for its `ttlMs` (2026-07-28), read and filled at `now`. */
+  readonly toolsCache: ListCache.ListCache<ListedTools>
+  readonly now: () => number
   /** Sends a request another way than the pending table's plain path (the modern era), or `undefined`: not routed. */
   readonly route?: (
     method: string,
@@ -52,6 +56,8 @@ export interface Context {
 
 /** The calls of one session. */
 export interface Calls {
+  /** The deadline of one call: its own `timeout`, capped by the session's. */
+  readonly timeoutOf: (options: CallOptions | undefined) => number
   /** One request, ungated; with progress options, its reports go to `onProgress` before its answer. */
   readonly request: (
     method: string,
@@ -74,7 +80,7 @@ export interface Calls {
 
 /** Builds the calls over `context`. */
 export const make = (context: Context): Calls => {
-  const { pending, scrub, server } = context
+  const { pending, scrub, server, toolsCache } = context
 
   const timeoutOf = (options: CallOptions | undefined) =>
     options?.timeout === undefined
@@ -143,6 +149,11 @@ export const make = (context: Context): Calls => {
       options,
       (session) =>
         Effect.suspend(() => {
+          const cached = toolsCache.get("tools/list", context.now())
+          if (cached !== undefined) return Effect.succeed(cached)
+          const token = toolsCache.begin("tools/list")
+          // The smallest `ttlMs` of the pages (null: no page seen yet).
+          let hint: ListCache.Hint | undefined | null = null
           const refusing = context.toolCheck?.(session)
           const collected = ToolList.collector(scrub, refusing?.check)
           return CursorLoop.collect({
@@ -150,15 +161,26 @@ export const make = (context: Context): Calls => {
             method: "tools/list",
             maxPages: context.maxPages,
             protocolVersion: session.protocolVersion,
-            fetch: (params) => request("tools/list", params, options),
+            fetch: (params) =>
+              Effect.map(request("tools/list", params, options), (raw) => {
+                hint = ListCache.combine(hint, ListCache.hintOf(raw))
+                return raw
+              }),
             page: scrubbedPage,
             onItems: collected.add
           }).pipe(Effect.map((pages): ListedTools => {
             refusing?.done()
-            return { tools: collected.tools, instructions: session.instructions, skipped: collected.skipped, pages }
+            const listed = {
+              tools: collected.tools,
+              instructions: session.instructions,
+              skipped: collected.skipped,
+              pages
+            }
+            toolsCache.put("tools/list", token, listed, hint ?? undefined, context.now())
+            return listed
           }))
         })
     ).pipe(Effect.withSpan("McpSession.listTools"))
 
-  return { request, whenReady, callTool, listTools }
+  return { timeoutOf, request, whenReady, callTool, listTools }
 }

@@ -20,6 +20,7 @@ export const sharedMembers = (session: McpSession.McpSession) => ({
   ping: session.ping,
   request: session.request,
   notifications: session.notifications,
+  listen: session.listen,
   awaitTerminated: session.awaitTerminated,
   /** Why the client is not usable: its handshake's failure or its end. */
   lastError: (): string | undefined => {

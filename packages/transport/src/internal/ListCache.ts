@@ -1,0 +1,109 @@
+/**
+ * The 2026-07-28 caching hints of list results (`ttlMs`, `cacheScope`): a listed result is kept for `ttlMs` and a
+ * repeated list within that time is answered from here, without a request. Nothing is ever fetched in the
+ * background: an expired entry is only dropped, and the next list asks the server. A list_changed notification
+ * drops its list at once (a `subscriptions/listen` acknowledgement drops them all), and a list whose fetch overlapped
+ * such a drop is not kept (it may predate the change).
+ * A list of several pages is kept for the smallest `ttlMs` of its pages. A `cacheScope` of `public` or `private`
+ * both allow this client to keep it (it is the one requester); no hint, or `ttlMs` 0, keeps nothing.
+ *
+ * @internal
+ */
+
+/** A result's caching hint. */
+export interface Hint {
+  readonly ttlMs: number
+}
+
+/** What a session says about its list cache (in its stats). */
+export interface Stats {
+  /** Lists answered from the cache. */
+  readonly hits: number
+  /** Lists fetched from the server. */
+  readonly misses: number
+  /** Whether the last answer of each list method came from the cache. */
+  readonly lastFromCache: Readonly<Record<string, boolean>>
+}
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+/** The hint of one raw result: a non-negative finite `ttlMs`, else none. */
+export const hintOf = (raw: unknown): Hint | undefined => {
+  if (!isRecord(raw)) return undefined
+  const ttl = raw.ttlMs
+  return typeof ttl === "number" && Number.isFinite(ttl) && ttl >= 0 ? { ttlMs: ttl } : undefined
+}
+
+/** The hint of a list of pages: the smallest, and none as soon as one page has none. */
+export const combine = (a: Hint | undefined | null, b: Hint | undefined): Hint | undefined =>
+  a === null ? b : a === undefined || b === undefined ? undefined : { ttlMs: Math.min(a.ttlMs, b.ttlMs) }
+
+/**
+ * The list methods each notification invalidates. A listen's acknowledgement is a start: what changed while no
+ * stream was open was not seen, so it drops every list.
+ */
+export const invalidatedBy: Readonly<Record<string, ReadonlyArray<string>>> = {
+  "notifications/subscriptions/acknowledged": [
+    "tools/list",
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list"
+  ],
+  "notifications/tools/list_changed": ["tools/list"],
+  "notifications/prompts/list_changed": ["prompts/list"],
+  "notifications/resources/list_changed": ["resources/list", "resources/templates/list"]
+}
+
+interface Entry<A> {
+  readonly value: A
+  readonly expiresAt: number
+}
+
+/** A session's cache of lists of type `A` (one instance per kind of list, so each keeps its own type). */
+export interface ListCache<A> {
+  /** The cached value of `method` if still fresh at `now` (counted as a hit), else undefined. */
+  readonly get: (method: string, now: number) => A | undefined
+  /** Marks the start of a fetch of `method`; pass the token to `put`. */
+  readonly begin: (method: string) => number
+  /** Keeps `value` for `hint.ttlMs` from `now`, unless an invalidation happened since `begin` (counted as a miss). */
+  readonly put: (method: string, token: number, value: A, hint: Hint | undefined, now: number) => void
+  /** Drops what a notification invalidates. */
+  readonly observe: (notificationMethod: string) => void
+  readonly stats: () => Stats
+}
+
+/** An empty cache. */
+export const make = <A>(): ListCache<A> => {
+  const entries = new Map<string, Entry<A>>()
+  const generations = new Map<string, number>()
+  const lastFromCache: Record<string, boolean> = {}
+  let hits = 0
+  let misses = 0
+  return {
+    get: (method, now) => {
+      const entry = entries.get(method)
+      if (entry === undefined) return undefined
+      if (now >= entry.expiresAt) {
+        entries.delete(method)
+        return undefined
+      }
+      hits += 1
+      lastFromCache[method] = true
+      return entry.value
+    },
+    begin: (method) => generations.get(method) ?? 0,
+    put: (method, token, value, hint, now) => {
+      misses += 1
+      lastFromCache[method] = false
+      if (hint === undefined || hint.ttlMs <= 0 || (generations.get(method) ?? 0) !== token) return
+      entries.set(method, { value, expiresAt: now + hint.ttlMs })
+    },
+    observe: (notificationMethod) => {
+      for (const method of invalidatedBy[notificationMethod] ?? []) {
+        entries.delete(method)
+        generations.set(method, (generations.get(method) ?? 0) + 1)
+      }
+    },
+    stats: () => ({ hits, misses, lastFromCache: { ...lastFromCache } })
+  }
+}
