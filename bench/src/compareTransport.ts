@@ -172,7 +172,9 @@ const main = async () => {
   const cell = arg("cell", "c64")
   const rounds = Number(arg("rounds", "6"))
   const ms = Number(arg("ms", "1000"))
-  if (!["c1", "c64", "c1k", "c64k", "list", "lifecycle", "cold"].includes(cell)) throw new Error(`unknown --cell=${cell}`)
+  if (!["c1", "c64", "c1k", "c64k", "list", "lifecycle", "cold"].includes(cell)) {
+    throw new Error(`unknown --cell=${cell}`)
+  }
   const names = ["raw", ...process.argv.slice(2).filter((a) => !a.startsWith("--") && a !== "raw")]
   if (cell === "cold") return compareCold(names, rounds)
   const adapters: Array<ClientAdapter> = []
