@@ -235,32 +235,35 @@ export const make = Effect.fnUntraced(function*(
         Effect.tapError((error) => Effect.sync(() => isExit(error) && ledger.exited(server, conn)))
       ))
 
-  const callUntyped = Effect.fn("McpManager.call")(function*(
+  /**
+   * One read of the ledger and of the client's flags (no lock), then the client's call. A plain chain, not an
+   * `Effect.fn`: that captures a stack trace and opens a span on every call, which cost as much client CPU as the
+   * transport's own call (BENCHMARKS.md, "Issue 19, fleets (h14)").
+   */
+  const callOn = (
     server: string,
     tool: string,
-    args?: Readonly<Record<string, unknown>>,
-    callOptions?: Features.FeatureOptions
-  ) {
-    if (telemetry.enabled) {
-      yield* Effect.annotateCurrentSpan({
-        "mcp.method.name": "tools/call",
-        "mcp.server.name": server,
-        "gen_ai.tool.name": tool
-      })
-    }
-    // No lock: one read of the ledger and of the client's flags.
-    const record = yield* lookup(server)
-    const conn = record.conn
-    if (conn === undefined || !ServerState.isLive(record.state)) return yield* unavailable(ledger.healthOf(record))
-    if (!conn.client.isAlive()) {
-      ledger.exited(server, conn)
-      return yield* unavailable(healthOf(server))
-    }
-    return yield* conn.client.callTool(tool, args, callOptions).pipe(
-      Effect.tapError((error) => Effect.sync(() => error._tag === "ProcessExited" && ledger.exited(server, conn))),
-      Effect.tapError((error) => Effect.sync(() => Connection.onCallFailed(ledger, options, server, conn, error)))
+    args: Readonly<Record<string, unknown>> | undefined,
+    callOptions: Features.FeatureOptions | undefined
+  ): Effect.Effect<Protocol.CallToolResult, UnknownServer | ServerUnavailable | McpError.CallToolError> =>
+    Effect.flatMap(
+      liveClient(server),
+      (conn) =>
+        Effect.tapError(conn.client.callTool(tool, args, callOptions), (error) =>
+          Effect.sync(() => {
+            if (isExit(error)) ledger.exited(server, conn)
+            Connection.onCallFailed(ledger, options, server, conn, error)
+          }))
     )
-  })
+  // The span and its attributes only with telemetry on, as the transport's own request span.
+  const callUntyped: typeof callOn = telemetry.enabled
+    ? (server, tool, args, callOptions) =>
+      callOn(server, tool, args, callOptions).pipe(
+        Effect.withSpan("McpManager.call", {
+          attributes: { "mcp.method.name": "tools/call", "mcp.server.name": server, "gen_ai.tool.name": tool }
+        })
+      )
+    : callOn
 
   function call<S extends Schema.Constraint>(
     server: string,
@@ -297,7 +300,7 @@ export const make = Effect.fnUntraced(function*(
   const waitForReady = Effect.fn("McpManager.waitForReady")(function*(name: string) {
     yield* lookup(name)
     while (true) {
-      const changed = ledger.awaitChange()
+      const changed = ledger.awaitChange(name)
       const record = ledger.get(name)
       const state = record?.state
       if (state === undefined || ledger.isClosed() || state._tag !== "Starting" && state._tag !== "Offline") {

@@ -66,8 +66,11 @@ export interface Ledger {
   readonly isClosed: () => boolean
   readonly health: () => ReadonlyArray<ServerHealth>
   readonly healthOf: (record: ServerRecord) => ServerHealth
-  /** Waits for the next transition of any server. */
-  readonly awaitChange: () => Effect.Effect<void>
+  /**
+   * Waits for the next transition of any server, or with `name` for the next one of that server (or the fleet's
+   * close): 100 `waitForReady`s on one fleet-wide latch were woken 100 times per transition.
+   */
+  readonly awaitChange: (name?: string) => Effect.Effect<void>
   readonly changes: Stream.Stream<StateChange>
   readonly snapshots: Stream.Stream<ReadonlyArray<ServerHealth>>
 }
@@ -84,6 +87,8 @@ export const make = Effect.fnUntraced(function*(
   let closed = false
   let version = 0
   let latch = Deferred.makeUnsafe<void>()
+  /** One latch per server somebody waits on, made on the first wait and done (and dropped) on its next change. */
+  const latches = new Map<string, Deferred.Deferred<void>>()
   const listenerQueue = yield* Queue.sliding<Event, Cause.Done>(options.eventCapacity)
   const changesQueue = yield* Queue.sliding<StateChange, Cause.Done>(options.eventCapacity)
   const hub = yield* PubSub.sliding<StateChange>(options.eventCapacity)
@@ -103,11 +108,21 @@ export const make = Effect.fnUntraced(function*(
 
   const healthOf = (record: ServerRecord) => toHealth(record, options.maxAttempts, now())
 
-  const bump = () => {
+  const release = (name: string) => {
+    const own = latches.get(name)
+    if (own === undefined) return
+    latches.delete(name)
+    Deferred.doneUnsafe(own, Exit.void)
+  }
+
+  /** A change of `name`, or of every server (`undefined`: the fleet closed). */
+  const bump = (name: string | undefined) => {
     version++
     const done = latch
     latch = Deferred.makeUnsafe<void>()
     Deferred.doneUnsafe(done, Exit.void)
+    if (name !== undefined) release(name)
+    else for (const waited of [...latches.keys()]) release(waited)
   }
 
   const announce = (old: ServerRecord, record: ServerRecord, event: ServerTransition.Event) => {
@@ -125,7 +140,7 @@ export const make = Effect.fnUntraced(function*(
     if (tools !== undefined && (old.listed ?? emptyTools) !== (record.listed ?? emptyTools)) {
       Queue.offerUnsafe(listenerQueue, { _tag: "Tools", change: { server: record.name, tools } })
     }
-    bump()
+    bump(record.name)
   }
 
   const transition = (
@@ -176,7 +191,15 @@ export const make = Effect.fnUntraced(function*(
     return [...records.values()].map(healthOf)
   }
 
-  const awaitChange = () => Deferred.await(latch)
+  const awaitChange = (name?: string) => {
+    if (name === undefined) return Deferred.await(latch)
+    let own = latches.get(name)
+    if (own === undefined) {
+      own = Deferred.makeUnsafe<void>()
+      latches.set(name, own)
+    }
+    return Deferred.await(own)
+  }
 
   const dispatch = (event: Event): Effect.Effect<void> => {
     const listener = event._tag === "State"
@@ -222,14 +245,14 @@ export const make = Effect.fnUntraced(function*(
     insert: (name, config) => {
       if (records.has(name) || closed) return false
       records.set(name, fresh(name, config))
-      bump()
+      bump(name)
       return true
     },
     exited,
     isCurrent,
     close: () => {
       closed = true
-      bump()
+      bump(undefined)
     },
     flush,
     isClosed: () => closed,
