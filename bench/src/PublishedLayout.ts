@@ -3,7 +3,8 @@
  * each package's built `dist/` (and `bin/`, `src/*.mjs` where it ships plain JavaScript), its
  * `publishConfig.exports` as `exports` (so `@mcp-fleet/*` resolve to built JavaScript, as an installed copy
  * does), and `effect`, `@effect/platform-node` and `@modelcontextprotocol/sdk` linked beside them. Build first:
- * `pnpm typecheck` (`tsc -b` at the root, which emits every package's `dist/`).
+ * `pnpm typecheck` (`tsc -b` at the root, which emits every package's `dist/`), then `pnpm --filter @mcp-fleet/cli
+ * bundle` for the CLI's published executable (without it the CLI runs from its unbundled `dist/`).
  *
  * @since 0.0.0
  */
@@ -77,6 +78,8 @@ export const layout = (): Layout => {
     join(modules, "@effect", "platform-node")
   )
   link(join(benchModules, "@modelcontextprotocol", "sdk"), join(modules, "@modelcontextprotocol", "sdk"))
+  // The CLI's bundle (`pnpm --filter @mcp-fleet/cli bundle`) keeps undici, its one outside import, a dependency.
+  link(join(packagesDir, "cli", "node_modules", "undici"), join(modules, "undici"))
   writeFileSync(
     join(dir, "package.json"),
     JSON.stringify({ name: "mcp-fleet-published", private: true, type: "module" })

@@ -10,53 +10,24 @@
  * as this package's); `raw`, `raw-detached`, `sdk`… name registered clients. `raw` is always the first column.
  * Cells: `c1` / `c64` (64 B calls), `c1k` / `c64k` (64 KiB calls), `list` (the 2,000-tool scan). Prints, per
  * client, the median same-round ratio to raw (min–max) and the median client CPU per call or per scan.
+ * `lifecycle`: per round, 10 cycles of start → one call → close → server pid gone; prints startup (spawn →
+ * initialized) and shutdown (close → pid gone) as same-round time ratios to raw (below 1 = faster than raw), with
+ * the client CPU of each phase (a warm process: the cold first session is `pnpm bench`'s `cold-lifecycle`).
+ * `cold`: the cold cell's shape (`cold-c64-64B`: a fresh process per client and round, 1,000 warm-up calls, then
+ * 20,000 timed calls at concurrency 64), with the main thread's CPU beside the whole process's.
  *
  * @since 0.0.0
  */
-import * as NodeServices from "@effect/platform-node/NodeServices"
-import type * as Transport from "@mcp-fleet/transport"
-import { Effect, Exit, ManagedRuntime, Scope } from "effect"
 import { isAbsolute, resolve } from "node:path"
-import { pathToFileURL } from "node:url"
+import type { Measurement } from "./Cell.ts"
 import { callLoop } from "./cells/callCell.ts"
-import type { ClientAdapter, ClientSession } from "./ClientAdapter.ts"
+import { runCold } from "./cells/coldCells.ts"
+import type { ClientAdapter } from "./ClientAdapter.ts"
 import { findClient } from "./clients/registry.ts"
+import { runtime, transportAt } from "./clients/transportAt.ts"
 import { echoLaunch } from "./EchoServer.ts"
 import { median } from "./Stats.ts"
-
-const runtime = ManagedRuntime.make(NodeServices.layer)
-
-/** An adapter over the transport copy in `dir` (the same shape as `clients/fleet.ts`). */
-const transportAt = async (dir: string): Promise<ClientAdapter> => {
-  const transport: typeof Transport = await import(pathToFileURL(resolve(dir, "src/index.ts")).href)
-  return {
-    id: dir,
-    label: `@mcp-fleet/transport from ${dir}`,
-    modules: [],
-    start: async (server): Promise<ClientSession> => {
-      const scope = await Effect.runPromise(Scope.make())
-      const client = await runtime.runPromise(
-        Effect.gen(function*() {
-          const made = yield* transport.McpClient.make({ command: server.command, args: server.args, name: "ab" })
-          yield* made.awaitReady
-          return made
-        }).pipe(Scope.provide(scope))
-      )
-      return {
-        pid: client.pid,
-        call: (payload) =>
-          Effect.runPromise(
-            client.callTool("echo", { payload }).pipe(Effect.map((result) => {
-              const block = result.content[0]
-              return block !== undefined && typeof block["text"] === "string" ? block["text"] : ""
-            }))
-          ),
-        listAll: () => Effect.runPromise(client.listTools().pipe(Effect.map((list) => list.tools.length))),
-        close: () => Effect.runPromise(Scope.close(scope, Exit.void))
-      }
-    }
-  }
-}
+import { waitUntilGone } from "./Timing.ts"
 
 const arg = (name: string, fallback: string): string => {
   const found = process.argv.find((a) => a.startsWith(`--${name}=`))
@@ -97,19 +68,123 @@ const measure = async (adapter: ClientAdapter, cell: string, ms: number): Promis
   }
 }
 
+/** Client CPU in ms since `from`. */
+const cpuMsSince = (from: NodeJS.CpuUsage): number => {
+  const cpu = process.cpuUsage(from)
+  return (cpu.user + cpu.system) / 1000
+}
+
+type Phase = { readonly ms: number; readonly cpuMs: number }
+
+/** Median startup and shutdown over `cycles` start → call → close → pid gone cycles. */
+const lifecycle = async (adapter: ClientAdapter, cycles: number): Promise<{ start: Phase; stop: Phase }> => {
+  const phases = { startMs: [] as Array<number>, startCpu: [] as Array<number>, stopMs: [] as Array<number> }
+  const stopCpu: Array<number> = []
+  for (let i = 0; i < cycles; i++) {
+    const cpu0 = process.cpuUsage()
+    const t0 = performance.now()
+    const session = await adapter.start(echoLaunch({}))
+    phases.startMs.push(performance.now() - t0)
+    phases.startCpu.push(cpuMsSince(cpu0))
+    if ((await session.call("ready?")) !== "ready?") throw new Error(`${adapter.id}: echo failed right after start`)
+    const cpu1 = process.cpuUsage()
+    const t1 = performance.now()
+    await session.close()
+    await waitUntilGone(session.pid, 15_000)
+    phases.stopMs.push(performance.now() - t1)
+    stopCpu.push(cpuMsSince(cpu1))
+  }
+  return {
+    start: { ms: median(phases.startMs), cpuMs: median(phases.startCpu) },
+    stop: { ms: median(phases.stopMs), cpuMs: median(stopCpu) }
+  }
+}
+
+const compareLifecycle = async (adapters: ReadonlyArray<ClientAdapter>, rounds: number) => {
+  const results = adapters.map(() => ({ start: [] as Array<Phase>, stop: [] as Array<Phase> }))
+  const ratios = adapters.map(() => ({ start: [] as Array<number>, stop: [] as Array<number> }))
+  for (let round = 0; round < rounds; round++) {
+    const byIndex = new Map<number, { start: Phase; stop: Phase }>()
+    for (let k = 0; k < adapters.length; k++) {
+      const index = (k + round) % adapters.length
+      byIndex.set(index, await lifecycle(adapters[index]!, 10))
+    }
+    const raw = byIndex.get(0)!
+    byIndex.forEach((result, index) => {
+      results[index]!.start.push(result.start)
+      results[index]!.stop.push(result.stop)
+      ratios[index]!.start.push(result.start.ms / raw.start.ms)
+      ratios[index]!.stop.push(result.stop.ms / raw.stop.ms)
+    })
+  }
+  const line = (label: string, r: Array<number>, phases: Array<Phase>) =>
+    `${label} ${median(r).toFixed(2)}× raw (${Math.min(...r).toFixed(2)}–${Math.max(...r).toFixed(2)}), ${
+      median(phases.map((p) => p.ms)).toFixed(2)
+    } ms, client CPU ${median(phases.map((p) => p.cpuMs)).toFixed(2)} ms`
+  adapters.forEach((adapter, i) => {
+    process.stdout.write(
+      `lifecycle ${adapter.id.padEnd(32)} ${line("startup", ratios[i]!.start, results[i]!.start)}; ${
+        line("shutdown", ratios[i]!.stop, results[i]!.stop)
+      }\n`
+    )
+  })
+}
+
+const isDirectory = (name: string) => isAbsolute(name) || name.startsWith(".") || name.includes("/")
+
+/** `--cell=cold`: each client in a fresh process per round (`cold/coldWorker.ts`), the order rotating. */
+const compareCold = async (names: ReadonlyArray<string>, rounds: number) => {
+  const runs = names.map((): Array<Measurement> => [])
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < names.length; k++) {
+      const index = (k + round) % names.length
+      const name = names[index]!
+      runs[index]!.push(
+        await runCold({
+          client: isDirectory(name) ? "fleet" : name,
+          transportDir: isDirectory(name) ? resolve(name) : undefined,
+          kind: "call",
+          concurrency: 64,
+          payloadBytes: 64,
+          tools: 0,
+          pageSize: 0,
+          warmupCalls: 1_000,
+          count: 20_000
+        })
+      )
+    }
+  }
+  const raw = runs[0]!
+  names.forEach((name, i) => {
+    const of = (key: string) => runs[i]!.map((m) => m[key] ?? Number.NaN)
+    const ratios = runs[i]!.map((m, round) => (m["callsPerSec"] ?? 0) / (raw[round]!["callsPerSec"] ?? 1))
+    process.stdout.write(
+      `cold ${name.padEnd(32)} ${median(ratios).toFixed(2)}× raw (${Math.min(...ratios).toFixed(2)}–${
+        Math.max(...ratios).toFixed(2)
+      }), client CPU ${median(of("cpuUsPerCall")).toFixed(1)} µs/call (main thread ${
+        median(of("mainThreadUsPerCall")).toFixed(1)
+      }; each round: ${of("cpuUsPerCall").map((v) => v.toFixed(1)).join(" ")})\n`
+    )
+  })
+}
+
 const main = async () => {
   const cell = arg("cell", "c64")
   const rounds = Number(arg("rounds", "6"))
   const ms = Number(arg("ms", "1000"))
-  if (!["c1", "c64", "c1k", "c64k", "list"].includes(cell)) throw new Error(`unknown --cell=${cell}`)
+  if (!["c1", "c64", "c1k", "c64k", "list", "lifecycle", "cold"].includes(cell)) {
+    throw new Error(`unknown --cell=${cell}`)
+  }
   const names = ["raw", ...process.argv.slice(2).filter((a) => !a.startsWith("--") && a !== "raw")]
+  if (cell === "cold") return compareCold(names, rounds)
   const adapters: Array<ClientAdapter> = []
   for (const name of names) {
     const entry = findClient(name)
     if (entry !== undefined) adapters.push(await entry.load())
-    else if (isAbsolute(name) || name.startsWith(".") || name.includes("/")) adapters.push(await transportAt(name))
+    else if (isDirectory(name)) adapters.push(await transportAt(name))
     else throw new Error(`${name} is neither a registered client nor a directory`)
   }
+  if (cell === "lifecycle") return compareLifecycle(adapters, rounds)
   const ratios = adapters.map((): Array<number> => [])
   const cpus = adapters.map((): Array<number> => [])
   for (let round = 0; round < rounds; round++) {

@@ -5,7 +5,7 @@
  *
  * @since 0.0.0
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 
 /**
  * Runs the loop until `until` (a `performance.now()` time); resolves with every call's latency in ms. Every reply

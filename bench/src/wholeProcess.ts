@@ -91,8 +91,9 @@ const main = async () => {
     const server = [process.execPath, installed.fakeServer]
     const config = join(installed.dir, "fast.json")
     writeFileSync(config, JSON.stringify({ mcpServers: { fast: { command: server[0], args: server.slice(1) } } }))
+    const bundled = existsSync(join(installed.cliBin, "..", "..", "dist", "bin", "mcp-fleet.bundle.js"))
     await measure(
-      "mcp-fleet tools --server fast --json (published build)",
+      `mcp-fleet tools --server fast --json (published ${bundled ? "bundle" : "build, unbundled"})`,
       process.execPath,
       [installed.cliBin, "tools", "--server", "fast", "--json", "--config", config],
       "\"echo\""

@@ -12,6 +12,8 @@
 export interface ColdJob {
   /** A client id of `src/clients/registry.ts`. */
   readonly client: string
+  /** Instead of `client`: a directory holding a copy of the transport's `src/` (`compareTransport.ts --cell=cold`). */
+  readonly transportDir?: string | undefined
   /** `call`: `count` echo calls at `concurrency`; `list`: `count` full scans of `tools` tools in pages of `pageSize`. */
   readonly kind: "call" | "list"
   readonly concurrency: number

@@ -5,10 +5,13 @@
 // - In the repository, next to `mcp-fleet.ts`: runs that TypeScript entry, which needs Node ≥ 22.18
 //   (type stripping). On an older Node it prints one line that says what to do, and exits with code 1.
 //   (On Node 22.10–22.17, `node --experimental-strip-types packages/cli/bin/mcp-fleet.mjs` works too.)
-// - In an installed package (npm never ships `mcp-fleet.ts`): runs the built `dist/bin/mcp-fleet.js`.
+// - In an installed package (npm never ships `mcp-fleet.ts`): runs the bundle `dist/bin/mcp-fleet.bundle.js`
+//   (`scripts/bundle.mjs`, run by prepack: a few files to load instead of ~390 modules), else the built
+//   `dist/bin/mcp-fleet.js`.
 import { existsSync } from "node:fs"
 
 const source = new URL("./mcp-fleet.ts", import.meta.url)
+const bundle = new URL("../dist/bin/mcp-fleet.bundle.js", import.meta.url)
 const built = new URL("../dist/bin/mcp-fleet.js", import.meta.url)
 const fail = (line) => {
   process.stderr.write(`mcp-fleet: ${line}\n`)
@@ -24,6 +27,8 @@ if (existsSync(source)) {
     )
   }
   await import(source.href)
+} else if (existsSync(bundle)) {
+  await import(bundle.href)
 } else if (existsSync(built)) {
   await import(built.href)
 } else {

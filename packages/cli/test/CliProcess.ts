@@ -36,10 +36,11 @@ export interface Running {
   readonly output: () => { readonly stdout: string; readonly stderr: string }
 }
 
-/** Options of a run: extra environment variables and the working directory. */
+/** Options of a run: extra environment variables, the working directory, and the executable (default `BIN`). */
 export interface RunOptions {
   readonly env?: Readonly<Record<string, string>>
   readonly cwd?: string
+  readonly bin?: string
 }
 
 /**
@@ -47,7 +48,7 @@ export interface RunOptions {
  * servers), then SIGKILL if it has not exited two seconds later.
  */
 export const start = (ctx: TestContext, args: ReadonlyArray<string>, options: RunOptions = {}): Running => {
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(process.execPath, [options.bin ?? BIN, ...args], {
     cwd: options.cwd ?? process.cwd(),
     env: { ...process.env, ...options.env },
     stdio: ["ignore", "pipe", "pipe"]

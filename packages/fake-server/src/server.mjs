@@ -752,9 +752,11 @@ function main() {
     writeRaw("\n")
   }
 
-  if (has("grandchild")) {
+  if (has("grandchild") || has("quiet-grandchild")) {
     const args = [SERVER_PATH, "--grandchild", ...(opts["run-id"] === undefined ? [] : [`run-id=${opts["run-id"]}`])]
-    const grandchild = spawn(process.execPath, args, { stdio: ["ignore", "inherit", "inherit"] })
+    // `quiet-grandchild`: holds none of the server's pipes (a daemon), so only the group signal can end it.
+    const stdio = has("grandchild") ? ["ignore", "inherit", "inherit"] : "ignore"
+    const grandchild = spawn(process.execPath, args, { stdio })
     grandchild.unref()
     log(`grandchild pid=${grandchild.pid}`)
   }

@@ -24,6 +24,7 @@ export const modes = /** @type {const} */ ([
   "no-initialize",
   "ignore-sigterm",
   "grandchild",
+  "quiet-grandchild",
   "stderr-flood",
   "huge-line",
   "annotations",

@@ -2,14 +2,15 @@
  * subscriptions/listen under the manager (issue 16), against the fake server's modern era over real HTTP on
  * 127.0.0.1: list changes reach `onToolsChanged` exactly once per real change (a burst is one), the listen is
  * re-opened after the server restarts (and what changed meanwhile is seen), a listen that is never acknowledged
- * leaves the server ready with its tools, and closing the manager ends the stream.
+ * leaves the server ready with its tools, and closing the manager ends the stream. Over stdio (the fake's modern
+ * era as a process): a resource subscription rides on the manager's listen, and its updates reach `resourceUpdates`.
  */
 import { NodeHttpClient, NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import type { ManagerOptions } from "@mcp-fleet/manager"
 import { McpManager } from "@mcp-fleet/manager"
-import { FakeHttpServer } from "@mcp-fleet/testing"
-import { Context, Effect, Exit, Layer, Queue, Schedule, Scope } from "effect"
+import { FakeHttpServer, FakeServer } from "@mcp-fleet/testing"
+import { Context, Effect, Exit, Fiber, Layer, Queue, Schedule, Scope, Stream } from "effect"
 
 type ToolsChange = ManagerOptions.ToolsChange
 
@@ -109,5 +110,73 @@ describe("McpManager and subscriptions/listen (modern HTTP fake)", { timeout: 60
       const health = yield* manager.serverHealth("fake")
       assert.strictEqual(health.state, "ready")
       assert.include(health.tools.map((t) => t.name), "echo")
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
+
+  it.live("stdio: a resource subscription rides on the manager's listen; its updates reach resourceUpdates", () =>
+    Effect.gen(function*() {
+      const fake = FakeServer.command({ modes: ["modern"] })
+      const changes = yield* Queue.unbounded<ToolsChange>()
+      const manager = yield* build({
+        // TODO(h9): drop the protocol once `auto` is the stdio default on main.
+        servers: { fake: { command: fake.command, args: fake.args, env: fake.env, client: { protocol: "auto" } } },
+        onToolsChanged: (change) => Queue.offer(changes, change).pipe(Effect.asVoid)
+      })
+      yield* manager.waitForReady("fake")
+      // The first listing follows the listen's acknowledgement: the listen is open.
+      yield* Queue.take(changes)
+      const client = yield* manager.client("fake")
+      yield* client.subscribeResource("fake://readme")
+      const update = yield* client.resourceUpdates("fake://readme").pipe(
+        Stream.take(1),
+        Stream.runCollect,
+        Effect.forkChild
+      )
+      const touched = yield* manager.call("fake", "touch", { uri: "fake://readme" })
+      // One stream on the server has the URI: the manager's listen, renewed (its old request cancelled).
+      assert.deepStrictEqual(touched.structuredContent, { sent: 1 })
+      const [received] = yield* Fiber.join(update)
+      assert.strictEqual(received?.uri, "fake://readme")
+      // The renewal is not a change: list changes still arrive once each, on the same listen.
+      yield* manager.call("fake", "change_tools", {})
+      assert.deepStrictEqual(names(yield* Queue.take(changes)), ["generation_1"])
+      assert.strictEqual(yield* Queue.size(changes), 0)
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
+
+  it.live("HTTP: a subscription renews the manager's listen; the old stream is closed on the server", () =>
+    Effect.gen(function*() {
+      const server = yield* FakeHttpServer.start(["modern"])
+      // The listen streams open on the server once exactly `n` are (an event on the server's side, not a poll).
+      const open = (n: number) =>
+        Effect.promise(async () =>
+          (await (await fetch(`${server.origin}/_fake/subscriptions?until=${n}`)).json()) as Array<unknown>
+        )
+      const changes = yield* Queue.unbounded<ToolsChange>()
+      const manager = yield* build({
+        servers: { fake: { url: server.url } },
+        onToolsChanged: (change) => Queue.offer(changes, change).pipe(Effect.asVoid)
+      })
+      yield* manager.waitForReady("fake")
+      yield* Queue.take(changes)
+      const [first] = yield* open(1)
+      const client = yield* manager.client("fake")
+      yield* client.subscribeResource("fake://readme")
+      // One stream again, and not the first one: the renewal replaced it.
+      const renewed = yield* open(1)
+      assert.strictEqual(renewed.length, 1)
+      assert.notDeepEqual(renewed[0], first)
+      const update = yield* client.resourceUpdates("fake://readme").pipe(
+        Stream.take(1),
+        Stream.runCollect,
+        Effect.forkChild
+      )
+      assert.deepStrictEqual((yield* manager.call("fake", "touch", { uri: "fake://readme" })).structuredContent, {
+        sent: 1
+      })
+      assert.strictEqual((yield* Fiber.join(update))[0]?.uri, "fake://readme")
+      yield* client.unsubscribeResource("fake://readme")
+      assert.deepStrictEqual((yield* manager.call("fake", "touch", { uri: "fake://readme" })).structuredContent, {
+        sent: 0
+      })
+      assert.strictEqual((yield* open(1)).length, 1)
     }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
 })

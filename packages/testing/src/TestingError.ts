@@ -71,3 +71,19 @@ export class FakeHttpServerFailed extends Schema.TaggedError<FakeHttpServerFaile
     return `The HTTP fake server did not start: ${this.reason}.`
   }
 }
+
+/**
+ * `LoadedModules.loadedBy` could not import the module: the process failed or printed no module list.
+ *
+ * @since 0.3.0
+ * @category errors
+ */
+export class ImportFailed extends Schema.TaggedError<ImportFailed>()("ImportFailed", {
+  specifier: Schema.String,
+  reason: Schema.String,
+  cause: Schema.optional(Schema.Defect())
+}) {
+  override get message(): string {
+    return `Importing ${this.specifier} in a fresh process failed: ${this.reason}.`
+  }
+}

@@ -27,3 +27,6 @@ export * as HttpPeer from "./HttpPeer.ts"
 
 /** @since 0.1.0 */
 export * as FakeHttpServer from "./FakeHttpServer.ts"
+
+/** @since 0.3.0 */
+export * as LoadedModules from "./LoadedModules.ts"

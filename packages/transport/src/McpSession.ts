@@ -217,23 +217,30 @@ export interface McpSession extends Features.Features {
 export const make = <R, E = never>(
   config: Config,
   open: (receiver: Transport.Receiver) => Effect.Effect<Transport.Transport, E, Scope.Scope | R>
-): Effect.Effect<McpSession, E, Scope.Scope | R> => Effect.map(makeOver(config, open), (opened) => opened.session)
+): Effect.Effect<McpSession, E, Scope.Scope | R> =>
+  Effect.map(makeOver(config, Effect.void, (receiver) => open(receiver)), (opened) => opened.session)
 
 /**
  * As `make`, and also returns the transport `open` built, for a client that adds what only that transport has
  * (stdio: the pid, the stderr tail, the exit).
  *
+ * `prepare` runs first, in the session's scope, before the session is built; its value goes to `open`. Stdio spawns
+ * the server there, so the process starts while the session is set up (its release then runs after every fiber
+ * of the session has been joined).
+ *
  * @since 0.2.0
  * @category constructors
  */
-export const makeOver = <T extends Transport.Transport, R, E = never>(
+export const makeOver = <T extends Transport.Transport, R, P, E = never>(
   config: Config,
-  open: (receiver: Transport.Receiver) => Effect.Effect<T, E, Scope.Scope | R>
+  prepare: Effect.Effect<P, E, Scope.Scope | R>,
+  open: (receiver: Transport.Receiver, prepared: P) => Effect.Effect<T, E, Scope.Scope | R>
 ): Effect.Effect<{ readonly session: McpSession; readonly transport: T }, E, Scope.Scope | R> =>
   Effect.gen(function*() {
     const { server } = config
     const parent = yield* Scope.Scope
     const scope = yield* Scope.fork(parent)
+    const prepared = yield* Scope.provide(prepare, scope).pipe(Effect.onError(() => Scope.close(scope, Exit.void)))
     const clock = yield* Clock.Clock
     const fibers = yield* Scope.provide(FiberSet.make(), scope)
     const run = yield* FiberSet.runtime(fibers)()
@@ -316,7 +323,8 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       }
     })
     // Lists kept for their `ttlMs` (2026-07-28); a list_changed drops its list before it is published.
-    const listCache = ListCache.make<ListedTools>()
+    const lists = ListCache.group()
+    const listCache = lists.cache<ListedTools>()
     const diagnose = (text: string) => Queue.offerUnsafe(logs, ["warning", scrub(text)])
     /** The capabilities declared (the handlers provided add theirs), and what answers a server's requests. */
     const capabilities = ClientHandlers.capabilities(config.handlers ?? {}, config.capabilities)
@@ -330,8 +338,9 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       publish: (notification) => {
         if (notification.method === "notifications/progress") progress.route(notification.params)
         else if (notification.method === "notifications/message") serverLog.route(notification.params)
+        // The caches first: an acknowledgement resumes the listen's opener, whose next lists must be kept.
+        lists.observe(notification.method)
         listener.observe(notification)
-        listCache.observe(notification.method)
         publisher.publish(notification)
       },
       send: (frame) => transport?.send(frame),
@@ -418,7 +427,7 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       diagnose
     }
 
-    const live = yield* Scope.provide(open(receiver), scope).pipe(
+    const live = yield* Scope.provide(open(receiver, prepared), scope).pipe(
       Effect.onError(() => Scope.close(scope, Exit.void))
     )
     transport = live
@@ -557,7 +566,9 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       whenReady: (operation, options, use) => calls.whenReady(() => new NotReady({ server, operation }), options, use),
       request,
       notifications: Stream.fromPubSub(notifications),
-      logMessages: serverLog.messages
+      logMessages: serverLog.messages,
+      subscription: listener.subscription,
+      lists: { cache: lists.cache, now: () => clock.currentTimeMillisUnsafe() }
     })
 
     const listen = (filter: Subscriptions.Filter, options?: CallOptions) =>
@@ -617,7 +628,7 @@ export const makeOver = <T extends Transport.Transport, R, E = never>(
       forceClose: shutdown("forceClose was called", "force"),
       stats: () => ({
         ...counters,
-        listCache: listCache.stats(),
+        listCache: lists.stats(),
         handlers: { ...counters.handlers },
         oversize,
         invalidUtf8: 0,

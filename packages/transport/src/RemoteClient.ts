@@ -36,8 +36,7 @@ import * as Url from "./internal/http/Url.ts"
 import * as Options from "./McpClientOptions.ts"
 import * as McpSession from "./McpSession.ts"
 import type { ProtocolChoice } from "./Protocol.ts"
-import * as LegacySse from "./transport/LegacySse.ts"
-import * as StreamableHttp from "./transport/StreamableHttp.ts"
+import type * as LegacySseModule from "./transport/LegacySse.ts"
 
 /**
  * What `make` needs to talk to one remote MCP server.
@@ -169,7 +168,12 @@ export const make = (
     }
     if (given.password !== "") secrets.push(decodeURIComponent(given.password))
     const mode = options.transport ?? "auto"
-    const legacy = (receiver: Parameters<typeof LegacySse.make>[1], refused?: HttpStatusError) =>
+    // The HTTP wires (and `effect/http`, SSE parsing, `@mcp-fleet/auth` behind them) load on the first remote
+    // session, not at import: a stdio-only program never loads them.
+    const [LegacySse, StreamableHttp] = yield* Effect.promise(() =>
+      Promise.all([import("./transport/LegacySse.ts"), import("./transport/StreamableHttp.ts")])
+    )
+    const legacy = (receiver: Parameters<typeof LegacySseModule.make>[1], refused?: HttpStatusError) =>
       LegacySse.make({
         server,
         url,

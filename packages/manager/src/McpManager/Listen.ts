@@ -1,7 +1,8 @@
 /**
  * The `subscriptions/listen` stream of one modern server process (2026-07-28: list changes arrive only on it).
  * Once the server is ready and speaks the modern era, one listen is kept open for tools, prompts and resources
- * list changes. Its notifications arrive on the client's `notifications` stream, where the connection's reader
+ * list changes, and for the resource subscriptions the host holds on the client (`subscribeResource`: the session
+ * adds them to the listen's `resourceSubscriptions` and renews the open listen when they change). Its notifications arrive on the client's `notifications` stream, where the connection's reader
  * treats them as it treats legacy ones (coalesced refresh, pending replay before the server settles).
  *
  * Each acknowledgement is the start: what changed while no stream was open was not seen, so every ack signals one

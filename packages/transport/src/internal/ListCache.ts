@@ -6,9 +6,12 @@
  * such a drop is not kept (it may predate the change).
  * A list of several pages is kept for the smallest `ttlMs` of its pages. A `cacheScope` of `public` or `private`
  * both allow this client to keep it (it is the one requester); no hint, or `ttlMs` 0, keeps nothing.
+ * A session keeps one `Group`: a cache per kind of list (each keeps its own type), one set of counters, and one
+ * `observe` that drops what a notification invalidates in each.
  *
  * @internal
  */
+import * as Effect from "effect/Effect"
 
 /** A result's caching hint. */
 export interface Hint {
@@ -72,13 +75,16 @@ export interface ListCache<A> {
   readonly stats: () => Stats
 }
 
-/** An empty cache. */
-export const make = <A>(): ListCache<A> => {
+/** The counters a group of caches shares. */
+interface Counters {
+  hits: number
+  misses: number
+  readonly lastFromCache: Record<string, boolean>
+}
+
+const member = <A>(counters: Counters): ListCache<A> => {
   const entries = new Map<string, Entry<A>>()
   const generations = new Map<string, number>()
-  const lastFromCache: Record<string, boolean> = {}
-  let hits = 0
-  let misses = 0
   return {
     get: (method, now) => {
       const entry = entries.get(method)
@@ -87,14 +93,14 @@ export const make = <A>(): ListCache<A> => {
         entries.delete(method)
         return undefined
       }
-      hits += 1
-      lastFromCache[method] = true
+      counters.hits += 1
+      counters.lastFromCache[method] = true
       return entry.value
     },
     begin: (method) => generations.get(method) ?? 0,
     put: (method, token, value, hint, now) => {
-      misses += 1
-      lastFromCache[method] = false
+      counters.misses += 1
+      counters.lastFromCache[method] = false
       if (hint === undefined || hint.ttlMs <= 0 || (generations.get(method) ?? 0) !== token) return
       entries.set(method, { value, expiresAt: now + hint.ttlMs })
     },
@@ -104,6 +110,64 @@ export const make = <A>(): ListCache<A> => {
         generations.set(method, (generations.get(method) ?? 0) + 1)
       }
     },
-    stats: () => ({ hits, misses, lastFromCache: { ...lastFromCache } })
+    stats: () => ({ hits: counters.hits, misses: counters.misses, lastFromCache: { ...counters.lastFromCache } })
   }
 }
+
+const emptyCounters = (): Counters => ({ hits: 0, misses: 0, lastFromCache: {} })
+
+/** An empty cache. */
+export const make = <A>(): ListCache<A> => member(emptyCounters())
+
+/** A session's caches: one per kind of list, sharing counters and invalidation. */
+export interface Group {
+  /** A new cache of the group (its hits and misses count in the group's stats). */
+  readonly cache: <A>() => ListCache<A>
+  /** Drops what a notification invalidates, in every cache of the group. */
+  readonly observe: (notificationMethod: string) => void
+  readonly stats: () => Stats
+}
+
+/** An empty group. */
+export const group = (): Group => {
+  const counters = emptyCounters()
+  // What each member drops on a notification (its `observe`).
+  const observers: Array<(notificationMethod: string) => void> = []
+  return {
+    cache: <A>() => {
+      const cache = member<A>(counters)
+      observers.push(cache.observe)
+      return cache
+    },
+    observe: (notificationMethod) => {
+      for (const observe of observers) observe(notificationMethod)
+    },
+    stats: () => ({ hits: counters.hits, misses: counters.misses, lastFromCache: { ...counters.lastFromCache } })
+  }
+}
+
+/**
+ * `fetch` through `cache` under `method` at `now()`: a fresh entry answers without a request; otherwise `fetch` runs
+ * with `seen`, which every raw page passes through (its hint is read), and the result is kept for the pages' hint.
+ */
+export const through = <A, E, R>(
+  cache: ListCache<A>,
+  method: string,
+  now: () => number,
+  fetch: (seen: <T>(raw: T) => T) => Effect.Effect<A, E, R>
+): Effect.Effect<A, E, R> =>
+  Effect.suspend(() => {
+    const cached = cache.get(method, now())
+    if (cached !== undefined) return Effect.succeed(cached)
+    const token = cache.begin(method)
+    // The smallest `ttlMs` of the pages (null: no page seen yet).
+    let hint: Hint | undefined | null = null
+    const seen = <T>(raw: T): T => {
+      hint = combine(hint, hintOf(raw))
+      return raw
+    }
+    return Effect.map(fetch(seen), (value) => {
+      cache.put(method, token, value, hint ?? undefined, now())
+      return value
+    })
+  })

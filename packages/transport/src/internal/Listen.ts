@@ -5,14 +5,21 @@
  * runs in the caller's scope, so closing that scope interrupts it, which is the cancellation (stdio:
  * `notifications/cancelled`; HTTP: the request's stream is closed).
  *
+ * Resource subscriptions (2026-07-28 has no `resources/subscribe`): the URIs the session subscribed to are added to
+ * every listen's `resourceSubscriptions`. A listen's filter is fixed when it is sent, so `subscription` renews an
+ * open listen: a new one is sent with the new set, and once it is acknowledged the old one is cancelled (the open
+ * listen's `ended` stays pending across a renewal). With no listen open the set waits for the next one.
+ *
  * @internal
  */
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
-import type { RequestError } from "../McpError.ts"
+import * as Semaphore from "effect/Semaphore"
+import { ProtocolError, type RequestError } from "../McpError.ts"
 import type { ServerNotification } from "../Protocol.ts"
 import { type End, type Filter, ListenFailed, type Listening } from "../Subscriptions.ts"
 
@@ -43,28 +50,70 @@ export interface Listener {
   readonly observe: (notification: ServerNotification) => void
   /** Opens a listen in the current scope; fails if it is not acknowledged within `ackTimeoutMs`. */
   readonly open: (filter: Filter, ackTimeoutMs: number) => Effect.Effect<Listening, ListenFailed, Scope.Scope>
+  /**
+   * Adds (`on`) or removes a resource subscription, renewing the open listen if there is one: a `ProtocolError`
+   * of `subscriptions/listen` if the renewed listen is not acknowledged, or does not honour an added URI (the
+   * subscription is not kept then).
+   */
+  readonly subscription: (uri: string, on: boolean) => Effect.Effect<void, ProtocolError>
+  /** The URIs subscribed to, in the order they were added. */
+  readonly subscribed: () => ReadonlyArray<string>
+}
+
+/** One `subscriptions/listen` request. */
+interface Sent {
+  readonly fiber: Fiber.Fiber<void>
+  readonly end: Deferred.Deferred<End>
+  readonly honoured: Filter
+}
+
+/** The open listen: its scope and filter, the request that carries it now, and its end across renewals. */
+interface Open {
+  readonly scope: Scope.Scope
+  readonly filter: Filter
+  readonly ackTimeoutMs: number
+  readonly ended: Deferred.Deferred<End>
+  sent: Sent | undefined
 }
 
 /** A listener over `config`. */
 export const make = (config: Config): Listener => {
-  // The acknowledgement the open listen waits for (one listen at a time: a new open replaces the wait).
+  // The acknowledgement the listen being sent waits for (one at a time: `renewing` keeps opens and renewals apart).
   let waiting: Deferred.Deferred<Filter> | undefined
+  let current: Open | undefined
+  const subscriptions = new Set<string>()
+  const renewing = Semaphore.makeUnsafe(1)
   const observe = (notification: ServerNotification) => {
     if (notification.method !== "notifications/subscriptions/acknowledged" || waiting === undefined) return
     Deferred.doneUnsafe(waiting, Exit.succeed(honouredOf(notification.params)))
     waiting = undefined
   }
-  const open = (filter: Filter, ackTimeoutMs: number) =>
+  const withSubscriptions = (filter: Filter): Filter =>
+    subscriptions.size === 0
+      ? filter
+      : { ...filter, resourceSubscriptions: [...new Set([...(filter.resourceSubscriptions ?? []), ...subscriptions])] }
+
+  /**
+   * Sends one listen of `listening` and waits for its acknowledgement. Only the request that carries the listen
+   * ends it: a renewed one is cancelled, never ended.
+   */
+  const send = (listening: Open) =>
     Effect.gen(function*() {
+      const { ackTimeoutMs } = listening
       const ack = Deferred.makeUnsafe<Filter>()
       const end = Deferred.makeUnsafe<End>()
+      const ended = (outcome: End) =>
+        Effect.sync(() => {
+          Deferred.doneUnsafe(end, Exit.succeed(outcome))
+          if (listening.sent?.end === end) Deferred.doneUnsafe(listening.ended, Exit.succeed(outcome))
+        })
       waiting = ack
-      yield* config.send({ notifications: filter }).pipe(
+      const fiber = yield* config.send({ notifications: withSubscriptions(listening.filter) }).pipe(
         Effect.matchEffect({
-          onSuccess: () => Deferred.succeed(end, { _tag: "Ended" }),
-          onFailure: (error) => Deferred.succeed(end, { _tag: "Dropped", error })
+          onSuccess: () => ended({ _tag: "Ended" }),
+          onFailure: (error) => ended({ _tag: "Dropped", error })
         }),
-        Effect.forkScoped
+        Effect.forkIn(listening.scope)
       )
       const first = yield* Effect.raceFirst(
         Effect.map(Deferred.await(ack), (honoured) => ({ _tag: "Ack" as const, honoured })),
@@ -74,6 +123,8 @@ export const make = (config: Config): Listener => {
       const fail = (reason: ListenFailed["reason"], detail: string) =>
         Effect.fail(new ListenFailed({ server: config.server, reason, detail }))
       if (Option.isNone(first)) {
+        // Cancelled at once: a renewal's scope outlives it.
+        yield* Fiber.interrupt(fiber)
         return yield* fail("no-ack", `no notifications/subscriptions/acknowledged within ${ackTimeoutMs} ms`)
       }
       if (first.value._tag === "End") {
@@ -84,7 +135,65 @@ export const make = (config: Config): Listener => {
           ended.error.message
         )
       }
-      return { honoured: first.value.honoured, ended: Deferred.await(end) } satisfies Listening
+      return { fiber, end, honoured: first.value.honoured } satisfies Sent
     })
-  return { observe, open }
+
+  /** `sent` carries `listening` from now on (if it ended between its acknowledgement and now, so does the listen). */
+  const carry = (listening: Open, sent: Sent) => {
+    listening.sent = sent
+    if (Deferred.isDoneUnsafe(sent.end)) Deferred.doneUnsafe(listening.ended, Deferred.await(sent.end))
+  }
+
+  const open = (filter: Filter, ackTimeoutMs: number) =>
+    renewing.withPermit(Effect.gen(function*() {
+      const ended = Deferred.makeUnsafe<End>()
+      const listening: Open = { scope: yield* Effect.scope, filter, ackTimeoutMs, ended, sent: undefined }
+      const sent = yield* send(listening)
+      carry(listening, sent)
+      current = listening
+      yield* Effect.addFinalizer(() =>
+        Effect.sync(() => {
+          if (current === listening) current = undefined
+        })
+      )
+      return { honoured: sent.honoured, ended: Deferred.await(ended) } satisfies Listening
+    }))
+
+  /** Sends the open listen again with the current subscriptions; once acknowledged, the old request is cancelled. */
+  const renew = (listening: Open) =>
+    Effect.gen(function*() {
+      const old = listening.sent
+      const sent = yield* send(listening)
+      carry(listening, sent)
+      if (old !== undefined) yield* Fiber.interrupt(old.fiber)
+      return sent.honoured
+    })
+
+  const subscription = (uri: string, on: boolean): Effect.Effect<void, ProtocolError> =>
+    renewing.withPermit(Effect.suspend(() => {
+      if (subscriptions.has(uri) === on) return Effect.void
+      const toggle = (add: boolean) => add ? subscriptions.add(uri) : subscriptions.delete(uri)
+      toggle(on)
+      const listening = current
+      if (listening === undefined) return Effect.void
+      return renew(listening).pipe(
+        Effect.mapError((error) =>
+          new ProtocolError({ server: config.server, method: "subscriptions/listen", detail: error.detail })
+        ),
+        Effect.flatMap((honoured) =>
+          on && honoured.resourceSubscriptions?.includes(uri) !== true
+            ? Effect.fail(
+              new ProtocolError({
+                server: config.server,
+                method: "subscriptions/listen",
+                detail: `the server does not honour a subscription to ${JSON.stringify(uri)}`
+              })
+            )
+            : Effect.void
+        ),
+        Effect.tapError(() => Effect.sync(() => toggle(!on)))
+      )
+    }))
+
+  return { observe, open, subscription, subscribed: () => [...subscriptions] }
 }

@@ -27,22 +27,27 @@ export const make = (
     const opts = Options.resolve(options)
     // Every `Redacted` env value is replaced with `<redacted>` in whatever the client derives from server output.
     const secrets = Object.values(opts.env).flatMap((v) => (Redacted.isRedacted(v) ? [Redacted.value(v)] : []))
-    const { session, transport } = yield* McpSession.makeOver({
-      server: opts.name,
-      requestTimeoutMs: opts.requestTimeoutMs,
-      // A slow start is not death: readiness is bounded by the caller (the manager's `readyTimeout`), not here.
-      initializeTimeoutMs: Infinity,
-      clientInfo: opts.clientInfo,
-      capabilities: opts.capabilities,
-      maxInFlight: opts.maxInFlight,
-      maxPages: opts.maxPages,
-      notificationBuffer: opts.notificationBuffer,
-      notificationReplay: opts.notificationReplay,
-      secrets,
-      handlers: yield* ClientHandlers.fromContext(options.handlers),
-      protocol: opts.protocol,
-      probeTimeoutMs: opts.probeTimeoutMs
-    }, (receiver) => Stdio.make(opts, Redactor.make(secrets), receiver))
+    // The spawn comes first, so the server starts while the session is set up.
+    const { session, transport } = yield* McpSession.makeOver(
+      {
+        server: opts.name,
+        requestTimeoutMs: opts.requestTimeoutMs,
+        // A slow start is not death: readiness is bounded by the caller (the manager's `readyTimeout`), not here.
+        initializeTimeoutMs: Infinity,
+        clientInfo: opts.clientInfo,
+        capabilities: opts.capabilities,
+        maxInFlight: opts.maxInFlight,
+        maxPages: opts.maxPages,
+        notificationBuffer: opts.notificationBuffer,
+        notificationReplay: opts.notificationReplay,
+        secrets,
+        handlers: yield* ClientHandlers.fromContext(options.handlers),
+        protocol: opts.protocol,
+        probeTimeoutMs: opts.probeTimeoutMs
+      },
+      Stdio.spawn(opts),
+      (receiver, handle) => Stdio.attach(handle, opts, Redactor.make(secrets), receiver)
+    )
     return {
       ...sharedMembers(session),
       transport: "stdio",
@@ -65,6 +70,7 @@ export const make = (
           notifications: shared.notifications,
           handlers: shared.handlers,
           requests: shared.requests,
+          listCache: shared.listCache,
           pending: shared.pending,
           progressDelivered: shared.progressDelivered,
           progressDropped: shared.progressDropped,

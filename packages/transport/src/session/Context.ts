@@ -9,6 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Schema from "effect/Schema"
 import type * as Stream from "effect/Stream"
+import type { ListCache } from "../internal/ListCache.ts"
 import { schemaDetail } from "../internal/SchemaDetail.ts"
 import type {
   CapabilityNotSupported,
@@ -67,6 +68,13 @@ export interface Context {
   readonly request: (method: string, params: unknown, options?: FeatureOptions) => Effect.Effect<unknown, RequestError>
   readonly notifications: Stream.Stream<ServerNotification>
   readonly logMessages: Stream.Stream<LoggingMessage>
+  /**
+   * A modern session's resource subscriptions, which ride on its `subscriptions/listen` (2026-07-28 has no
+   * `resources/subscribe`): adds (`on`) or removes `uri`. Absent: every era subscribes with `resources/subscribe`.
+   */
+  readonly subscription?: ((uri: string, on: boolean) => Effect.Effect<void, ProtocolError>) | undefined
+  /** The session's list caches (`ttlMs`, 2026-07-28) and its clock; absent: every list asks the server. */
+  readonly lists?: { readonly cache: <A>() => ListCache<A>; readonly now: () => number } | undefined
 }
 
 /** Decodes a result with `schema`; a mismatch is a `ProtocolError` of `method` (server text scrubbed). */

@@ -2,7 +2,8 @@
  * Paginated lists other than tools (`resources/list`, `resources/templates/list`, `prompts/list`), assembled as the
  * tool list is: the shared cursor loop (`internal/CursorLoop.ts`: same cursor rules, same page cap), each item
  * decoded on its own (one bad item is skipped and reported, never the whole list lost), and the first item of a key
- * kept (a later one is reported, never merged).
+ * kept (a later one is reported, never merged). A session's lists go through its list cache (`ttlMs`/`cacheScope`,
+ * 2026-07-28: `internal/ListCache.ts`), as `tools/list` does: within the TTL a list is answered without a request.
  *
  * @since 0.3.0
  */
@@ -10,10 +11,13 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Schema from "effect/Schema"
 import * as CursorLoop from "../internal/CursorLoop.ts"
+import * as ListCache from "../internal/ListCache.ts"
 import { schemaDetail } from "../internal/SchemaDetail.ts"
 import type { Skipped } from "../internal/ToolList.ts"
 import type { PageCapExceeded, RepeatedCursor } from "../McpError.ts"
 import { ProtocolError } from "../McpError.ts"
+import type { ServerSession } from "../Protocol.ts"
+import type { Context, FeatureOptions } from "./Context.ts"
 
 /**
  * What a listing returns, whatever the item: the items, what was skipped and why, and how many pages it took.
@@ -116,4 +120,26 @@ export const collect = <S extends Schema.Top & Schema.ConstraintDecoder<unknown>
     },
     onItems: add
   }).pipe(Effect.map((pages): Listed<S["Type"]> => ({ items, skipped, pages })))
+}
+
+/**
+ * The list method `spec` of a session: `collect` over its request path, through a cache of the session's list
+ * caches when it has them (a fresh entry answers without a request; see `internal/ListCache.ts`).
+ */
+export const lister = <S extends Schema.Top & Schema.ConstraintDecoder<unknown>>(context: Context, spec: Spec<S>) => {
+  const lists = context.lists
+  const cache = lists?.cache<Listed<S["Type"]>>()
+  return (session: ServerSession, options: FeatureOptions | undefined) => {
+    const run = (seen: <T>(raw: T) => T) =>
+      collect(spec, {
+        server: context.server,
+        maxPages: context.maxPages,
+        protocolVersion: session.protocolVersion,
+        scrub: context.scrub,
+        fetch: (params) => Effect.map(context.request(spec.method, params, options), seen)
+      })
+    return lists === undefined || cache === undefined
+      ? run((raw) => raw)
+      : ListCache.through(cache, spec.method, lists.now, run)
+  }
 }

@@ -49,16 +49,11 @@ const PROMPTS: Lists.Spec<typeof Wire.Prompt> = {
 /** Builds the prompt methods over `context`. */
 export const make = (context: Context): Prompts => {
   const decodeGet = decodeWith(context, "prompts/get", Wire.GetPromptResult)
+  const listPrompts = Lists.lister(context, PROMPTS)
   return {
     listPrompts: (options) =>
-      gated(context, "listPrompts", "prompts/list", "prompts", options, (session) =>
-        Lists.collect(PROMPTS, {
-          server: context.server,
-          maxPages: context.maxPages,
-          protocolVersion: session.protocolVersion,
-          scrub: context.scrub,
-          fetch: (params) => context.request("prompts/list", params, options)
-        })).pipe(Effect.map(({ items, pages, skipped }): PromptList => ({ prompts: items, skipped, pages }))),
+      gated(context, "listPrompts", "prompts/list", "prompts", options, (session) => listPrompts(session, options))
+        .pipe(Effect.map(({ items, pages, skipped }): PromptList => ({ prompts: items, skipped, pages }))),
     getPrompt: (name, args, options) =>
       gated(
         context,

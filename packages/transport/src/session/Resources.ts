@@ -1,6 +1,8 @@
 /**
  * Resources: `resources/list`, `resources/templates/list` (paginated as tools are), `resources/read`,
- * `resources/subscribe` / `resources/unsubscribe`, and `notifications/resources/updated` as a stream per URI.
+ * `resources/subscribe` / `resources/unsubscribe`, and `notifications/resources/updated` as a stream per URI. On a
+ * 2026-07-28 server a subscription is part of the session's `subscriptions/listen` filter
+ * (`resourceSubscriptions`) instead: the open listen is renewed with it, and the next listen carries it.
  *
  * @since 0.3.0
  */
@@ -9,6 +11,7 @@ import * as Base64 from "effect/encoding/Base64"
 import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import { ProtocolError } from "../McpError.ts"
+import type { ServerSession } from "../Protocol.ts"
 import type { ResourceContents, ResourceUpdated } from "../ProtocolFeatures.ts"
 import * as Wire from "../ProtocolFeatures.ts"
 import type { Context, FeatureError, FeatureListError, FeatureOptions } from "./Context.ts"
@@ -49,7 +52,10 @@ export interface Resources {
   readonly listResourceTemplates: (options?: FeatureOptions) => Effect.Effect<ResourceTemplateList, FeatureListError>
   /** Reads one resource: text and blob contents (blobs stay base64: `contentBytes` decodes them). */
   readonly readResource: (uri: string, options?: FeatureOptions) => Effect.Effect<Wire.ReadResourceResult, FeatureError>
-  /** Asks for `notifications/resources/updated` about `uri` (needs `resources.subscribe`). */
+  /**
+   * Asks for `notifications/resources/updated` about `uri` (needs `resources.subscribe`). On a 2026-07-28 server it
+   * is added to the `subscriptions/listen` filter: the updates flow while a listen is open (the manager keeps one).
+   */
   readonly subscribeResource: (uri: string, options?: FeatureOptions) => Effect.Effect<void, FeatureError>
   readonly unsubscribeResource: (uri: string, options?: FeatureOptions) => Effect.Effect<void, FeatureError>
   /**
@@ -105,34 +111,33 @@ export const contentBytes = (server: string, content: ResourceContents): Effect.
 
 /** Builds the resource methods over `context`. */
 export const make = (context: Context): Resources => {
-  const { server } = context
   const decodeRead = decodeWith(context, "resources/read", Wire.ReadResourceResult)
-  const list = <S extends typeof Wire.Resource | typeof Wire.ResourceTemplate>(
-    spec: Lists.Spec<S>,
-    operation: string,
-    options: FeatureOptions | undefined
-  ) =>
-    gated(context, operation, spec.method, "resources", options, (session) =>
-      Lists.collect(spec, {
-        server,
-        maxPages: context.maxPages,
-        protocolVersion: session.protocolVersion,
-        scrub: context.scrub,
-        fetch: (params) => context.request(spec.method, params, options)
-      }))
+  // A modern session's subscriptions go through its listen; undefined: `resources/(un)subscribe`.
+  const subscription = (session: ServerSession, uri: string, on: boolean) =>
+    session.era === "modern" ? context.subscription?.(uri, on) : undefined
+  const listResources = Lists.lister(context, RESOURCES)
+  const listTemplates = Lists.lister(context, TEMPLATES)
   return {
     listResources: (options) =>
-      Effect.map(list(RESOURCES, "listResources", options), ({ items, pages, skipped }) => ({
-        resources: items,
-        skipped,
-        pages
-      })),
+      Effect.map(
+        gated(context, "listResources", RESOURCES.method, "resources", options, (session) =>
+          listResources(session, options)),
+        ({ items, pages, skipped }) => ({
+          resources: items,
+          skipped,
+          pages
+        })
+      ),
     listResourceTemplates: (options) =>
-      Effect.map(list(TEMPLATES, "listResourceTemplates", options), ({ items, pages, skipped }) => ({
-        resourceTemplates: items,
-        skipped,
-        pages
-      })),
+      Effect.map(
+        gated(context, "listResourceTemplates", TEMPLATES.method, "resources", options, (session) =>
+          listTemplates(session, options)),
+        ({ items, pages, skipped }) => ({
+          resourceTemplates: items,
+          skipped,
+          pages
+        })
+      ),
     readResource: (uri, options) =>
       gated(
         context,
@@ -149,7 +154,8 @@ export const make = (context: Context): Resources => {
         "resources/subscribe",
         "resources.subscribe",
         options,
-        () => Effect.asVoid(context.request("resources/subscribe", { uri }, options))
+        (session) =>
+          subscription(session, uri, true) ?? Effect.asVoid(context.request("resources/subscribe", { uri }, options))
       ),
     unsubscribeResource: (uri, options) =>
       gated(
@@ -158,7 +164,9 @@ export const make = (context: Context): Resources => {
         "resources/unsubscribe",
         "resources.subscribe",
         options,
-        () => Effect.asVoid(context.request("resources/unsubscribe", { uri }, options))
+        (session) =>
+          subscription(session, uri, false) ??
+            Effect.asVoid(context.request("resources/unsubscribe", { uri }, options))
       ),
     resourceUpdates: (uri) =>
       context.notifications.pipe(

@@ -100,18 +100,49 @@ export const make = (
   redactor: Redactor,
   receiver: Receiver
 ): Effect.Effect<StdioTransport, SpawnError, Scope.Scope | ChildProcessSpawner.ChildProcessSpawner> =>
+  Effect.flatMap(spawn(opts), (handle) => attach(handle, opts, redactor, receiver))
+
+/**
+ * Spawns the server in the current scope, in its own process group; closing the scope releases it (the spawner
+ * signals the group if anything is left). `attach` then starts the transport over it.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const spawn = (
+  opts: ResolvedOptions
+): Effect.Effect<
+  ChildProcessSpawner.ChildProcessHandle,
+  SpawnError,
+  Scope.Scope | ChildProcessSpawner.ChildProcessSpawner
+> =>
   Effect.gen(function*() {
-    const server = opts.name
     const base = yield* BaseEnvironment
     const spawner = yield* ChildProcessSpawner.ChildProcessSpawner
-    const handle = yield* spawner.spawn(ChildProcess.make(opts.command, opts.args, {
+    return yield* spawner.spawn(ChildProcess.make(opts.command, opts.args, {
       ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
       env: ChildEnvironment.merge(base, opts.env),
       extendEnv: opts.inheritEnv,
       killSignal: "SIGTERM",
       forceKillAfter: opts.killGraceMs
     })).pipe(Effect.mapError((error) => spawnError(opts, error)))
+  })
 
+/**
+ * Starts the transport over a spawned server: its fibers run in the current scope, which joins them when it
+ * closes.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const attach = (
+  handle: ChildProcessSpawner.ChildProcessHandle,
+  opts: ResolvedOptions,
+  redactor: Redactor,
+  receiver: Receiver
+): Effect.Effect<StdioTransport, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const server = opts.name
     const stderr = new StderrTail(opts.stderrLines, 512, redactor.text)
     const outbox = new Outbox()
     const exitSignal = Deferred.makeUnsafe<ExitInfo>()
@@ -121,6 +152,8 @@ export const make = (
     let oversize = 0
     let invalidUtf8 = 0
     let refusedRequests = 0
+    let stdoutEnded = false
+    let stderrEnded = false
     const clip = (text: string, max?: number) => JsonRpc.excerpt(redactor.text(text), max)
 
     const processExited = (info: ExitInfo) =>
@@ -175,7 +208,10 @@ export const make = (
       return Effect.void
     }).pipe(
       Effect.catch((error) => Effect.logDebug(`stdout failed: ${error.message}`)),
-      Effect.andThen(Effect.sync(() => framer.end())),
+      Effect.andThen(Effect.sync(() => {
+        stdoutEnded = true
+        framer.end()
+      })),
       // stdout ended: wait briefly for the exit status; if the process exited, the exit watcher ends the transport.
       Effect.andThen(waitForExit),
       Effect.andThen(Effect.sync(() => {
@@ -209,7 +245,14 @@ export const make = (
       return onStderrLine === undefined || lines.length === 0
         ? Effect.void
         : Effect.forEach(lines, onStderrLine, { discard: true })
-    }).pipe(Effect.ignore, annotate, Effect.forkScoped)
+    }).pipe(
+      Effect.ignore,
+      Effect.andThen(Effect.sync(() => {
+        stderrEnded = true
+      })),
+      annotate,
+      Effect.forkScoped
+    )
 
     const exitFiber = yield* Effect.exit(handle.exitCode).pipe(
       Effect.flatMap((exit) => {
@@ -218,18 +261,26 @@ export const make = (
           : { code: null, signal: signalOf(Cause.pretty(exit.cause)) }
         exited = info
         Deferred.doneUnsafe(exitSignal, Exit.succeed(info))
-        // Let the reader deliver answers (and stderr its last lines) written just before the exit.
-        return Effect.raceFirst(
+        // Let the reader deliver answers (and stderr its last lines) written just before the exit: usually both
+        // pipes have closed before the exit is seen, and there is nothing to wait for.
+        const drain = stdoutEnded && stderrEnded ? Effect.void : Effect.raceFirst(
           Effect.asVoid(Effect.all([Fiber.await(reader), Fiber.await(stderrFiber)])),
           Effect.sleep(DRAIN_MS)
-        ).pipe(Effect.andThen(Effect.sync(() => end(processExited(info), "shut"))))
+        )
+        return Effect.andThen(drain, Effect.sync(() => end(processExited(info), "shut")))
       }),
       annotate,
       Effect.forkScoped
     )
 
     /** Waits, bounded, for the exit watcher: the exit recorded and the last output drained. */
-    const joinExit = Effect.raceFirst(Fiber.await(exitFiber), Effect.sleep(opts.killGraceMs))
+    const joinExit = Effect.suspend(() =>
+      exitFiber.pollUnsafe() !== undefined ? Effect.void : Effect.raceFirst(
+        Fiber.await(exitFiber),
+        Effect.sleep(opts.killGraceMs)
+      )
+    )
+    const terminate = Effect.ignore(handle.kill({ killSignal: "SIGTERM", forceKillAfter: opts.killGraceMs }))
 
     return {
       kind: "stdio",
@@ -243,15 +294,20 @@ export const make = (
       close: Effect.suspend(() => {
         outbox.end()
         return Effect.raceFirst(Deferred.await(exitSignal), Effect.sleep(opts.shutdownGraceMs)).pipe(
-          Effect.andThen(Effect.ignore(handle.kill({ killSignal: "SIGTERM", forceKillAfter: opts.killGraceMs }))),
-          Effect.andThen(joinExit)
+          // Exited, with stdout and stderr closed: no one in the group holds the pipes, and the spawner's release
+          // (when the caller's scope closes) signals the group all the same (SIGTERM → `killGrace` → SIGKILL).
+          // Otherwise the group is signalled here, so a grandchild holding the pipes lets the exit watcher finish.
+          Effect.andThen(Effect.suspend(() =>
+            exited !== undefined && stdoutEnded && stderrEnded ? joinExit : Effect.andThen(terminate, joinExit)
+          ))
         )
       }),
       // stdin stays open until the SIGKILL lands, so the kill is what ends the server.
       kill: Effect.ignore(handle.kill({ killSignal: "SIGKILL", forceKillAfter: opts.killGraceMs })).pipe(
         Effect.andThen(joinExit)
       ),
-      refusal: () => endedWith ?? (exited === undefined ? undefined : processExited(exited)),
+      refusal: () =>
+        endedWith ?? (exited === undefined ? undefined : processExited(exited)),
       stderrTail: () => stderr.snapshot(),
       exitInfo: () => exited,
       awaitExit: Deferred.await(exitSignal),

@@ -84,6 +84,33 @@ describe("Outbox", () => {
       yield* Fiber.interrupt(writer)
     }))
 
+  it.effect("within one run each hand-over waits for twice as many frames as the last; the run's end resets it", () =>
+    Effect.gen(function*() {
+      const outbox = new Outbox()
+      const taken: Array<number> = []
+      // A writer that is back waiting as soon as a chunk is written (as stdio's is after a synchronous pipe write).
+      const write: Effect.Effect<never, Cause.Done> = Effect.flatMap(outbox.take, (chunk) => {
+        taken.push(text(chunk).split("\n").length - 1)
+        return write
+      })
+      const writer = yield* write.pipe(Effect.forkChild({ startImmediately: true }))
+      const offer = (count: number) => {
+        for (let i = 0; i < count; i++) outbox.offer("f\n")
+      }
+      offer(EAGER_FRAMES)
+      assert.deepStrictEqual(taken, [EAGER_FRAMES], "the first burst leaves at once")
+      offer(2 * EAGER_FRAMES - 1)
+      assert.deepStrictEqual(taken, [EAGER_FRAMES], "the second waits for twice as many")
+      offer(1)
+      assert.deepStrictEqual(taken, [EAGER_FRAMES, 2 * EAGER_FRAMES])
+      offer(3)
+      yield* Effect.yieldNow
+      assert.deepStrictEqual(taken, [EAGER_FRAMES, 2 * EAGER_FRAMES, 3], "the rest leaves at the run's end")
+      offer(EAGER_FRAMES)
+      assert.deepStrictEqual(taken.slice(3), [EAGER_FRAMES], "a new run starts from EAGER_FRAMES again")
+      yield* Fiber.interrupt(writer)
+    }))
+
   it.effect("one frame of EAGER_CHARS characters is handed over at once", () =>
     Effect.gen(function*() {
       const outbox = new Outbox()

@@ -1,0 +1,23 @@
+/**
+ * What the CLI loads before it runs a command: its entry modules (`Main`, the platform's services and runtime)
+ * must not import `node:http`, whose ES module facade loads undici (about 40 ms of CPU and 12 MB of memory for
+ * every command). `auth login` imports it when it opens its loopback listener.
+ */
+import { NodeServices } from "@effect/platform-node"
+import { assert, describe, it } from "@effect/vitest"
+import { LoadedModules } from "@mcp-fleet/testing"
+import { Effect } from "effect"
+import * as Path from "node:path"
+
+const main = Path.join(import.meta.dirname, "..", "src", "Main.ts")
+
+describe("what the CLI imports", () => {
+  it.live("Main loads no node:http", () =>
+    Effect.gen(function*() {
+      const loaded = yield* LoadedModules.loadedBy(main, { cwd: import.meta.dirname })
+      // The hook saw the import itself (so an empty list cannot pass).
+      assert.isTrue(loaded.some((url) => url.endsWith("/src/ToolsCommand.ts")), "ToolsCommand.ts was loaded")
+      assert.isTrue(loaded.some((url) => url.endsWith("/src/LoopbackPrompt.ts")), "LoopbackPrompt.ts was loaded")
+      assert.deepStrictEqual(loaded.filter((url) => url === "node:http" || url === "node:https"), [])
+    }).pipe(Effect.provide(NodeServices.layer)))
+})
