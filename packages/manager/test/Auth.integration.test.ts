@@ -61,8 +61,7 @@ const build = (
   server: AuthServer,
   prompt: Layer.Layer<AuthorizationPrompt.AuthorizationPrompt>,
   store: TokenStore.Service,
-  requestTimeout: Duration.Input = "30 seconds",
-  protocol?: "legacy"
+  requestTimeout: Duration.Input = "30 seconds"
 ) =>
   Effect.gen(function*() {
     const layer = McpManager.layer({
@@ -70,8 +69,7 @@ const build = (
         linear: {
           url: server.mcpUrl,
           transport: "http",
-          requestTimeout,
-          ...(protocol === undefined ? {} : { client: { protocol } })
+          requestTimeout
         }
       },
       authorizationAdvice: advice,
@@ -211,8 +209,10 @@ describe("McpManager with a server behind OAuth", () => {
       assert.include(refused.message, "needs authorization: run `mcp-fleet auth login linear`")
       const waited = yield* Effect.flip(manager.waitForReady("linear"))
       assert.strictEqual(waited._tag === "ServerNotReady" ? waited.state : waited._tag, "unauthorized")
-      // One initialize, never retried on the backoff (a retry would have been due after 1 ms).
-      assert.strictEqual(rpcMethods(server).filter((m) => m === "initialize").length, 1)
+      // One handshake request (the era probe), never retried on the backoff (a retry would have been due after 1 ms),
+      // and no fallback to initialize: the refused authorization is final.
+      assert.strictEqual(rpcMethods(server).filter((m) => m === "server/discover").length, 1)
+      assert.strictEqual(rpcMethods(server).filter((m) => m === "initialize").length, 0)
       assert.notInclude(server.requests.map((r) => r.path), "/authorize")
     }).pipe(Effect.scoped))
 
@@ -267,7 +267,7 @@ describe("McpManager with a server behind OAuth", () => {
       ])
     }).pipe(Effect.scoped))
 
-  /** A fault, what the user reads, and how many times initialize is sent (the 403 loop: twice more, in one exchange). */
+  /** A fault, what the user reads, and how many times the probe is sent (the 403 loop: twice more, in one exchange). */
   const faults: ReadonlyArray<readonly [string, AuthServerOptions, string, number]> = [
     ["wrong issuer", { wrongIssuer: true }, "No authorization server metadata was found", 1],
     ["no PKCE advertised", { noPkce: true }, "does not advertise code_challenge_methods_supported", 1],
@@ -281,9 +281,8 @@ describe("McpManager with a server behind OAuth", () => {
         const server = yield* authServer(options)
         const store = yield* TokenStore.makeMemory
         // The request deadline is longer than the token endpoint's, so that the clock jump below expires only the latter.
-        // The era is pinned: under auto an authorization that fails inside the era probe falls back to initialize,
-        // which authorizes again (a second token request for the slow-token fault), and this test is about the first.
-        const manager = yield* build(server, headless, store, "5 minutes", "legacy")
+        // The era is left at auto: the fault happens inside the era probe (server/discover is the first request).
+        const manager = yield* build(server, headless, store, "5 minutes")
         const settled = yield* manager.changes.pipe(
           Stream.filter((c) => c.server === "linear" && c.to !== "starting"),
           Stream.runHead,
@@ -299,7 +298,10 @@ describe("McpManager with a server behind OAuth", () => {
         assert.include(health.lastError, "needs authorization: run `mcp-fleet auth login linear`")
         assert.include(health.lastError, reason)
         assert.strictEqual(health.attempt, 0)
-        assert.strictEqual(rpcMethods(server).filter((m) => m === "initialize").length, initializes)
+        // The handshake's first request (the probe) is sent that many times, and a failed authorization is final: no
+        // fallback to initialize, which would only authorize again (a second prompt or token request for one fault).
+        assert.strictEqual(rpcMethods(server).filter((m) => m === "server/discover").length, initializes)
+        assert.strictEqual(rpcMethods(server).filter((m) => m === "initialize").length, 0)
       }).pipe(Effect.scoped))
   }
 })

@@ -7,6 +7,8 @@
  *   support (once); `-32021` and `-32020` → typed errors.
  * - Anything else — any other error code, any HTTP refusal, a result that is no `DiscoverResult`, or no answer
  *   within the probe's short deadline — means legacy: `initialize` follows. The fallback is keyed to no error code.
+ * - What no handshake can get past is final, in either era: the connection gone (`ClientClosed`, `ProcessExited`),
+ *   or an authorization that could not be made (`AuthorizationRequired`: `initialize` would only ask for it again).
  * - A server whose `initialize` is then refused with `-32022` listing a modern version (a modern server that was
  *   slow to answer the probe) is probed again, without the short deadline.
  *
@@ -85,10 +87,13 @@ class NotModern {
   }
 }
 
-/** The connection itself is gone: no fallback can help. */
-const isConnectionLoss = (error: unknown): boolean =>
+/**
+ * No fallback can help: the connection itself is gone, or the server wants an authorization that could not be made
+ * (`initialize` would only ask for it again: a second browser prompt or token request for one refusal).
+ */
+const isFinal = (error: unknown): boolean =>
   typeof error === "object" && error !== null && "_tag" in error &&
-  (error._tag === "ClientClosed" || error._tag === "ProcessExited")
+  (error._tag === "ClientClosed" || error._tag === "ProcessExited" || error._tag === "AuthorizationRequired")
 
 /** Picks the era and runs its handshake; `initialized` gets a legacy session before `initialize` returns. */
 export const run = <E>(
@@ -129,7 +134,7 @@ export const run = <E>(
     ).pipe(
       Effect.matchEffect({
         onFailure: (error): Effect.Effect<ServerSession, Failure | NotModern> => {
-          if (isConnectionLoss(error)) return Effect.fail(error)
+          if (isFinal(error)) return Effect.fail(error)
           const listed = versionsRefused(error)
           if (listed !== undefined) {
             const modern = MODERN_PROTOCOL_VERSIONS.find((v) => listed.includes(v))
@@ -213,7 +218,7 @@ export const run = <E>(
         // A cached legacy endpoint: `initialize` first; if it stops working, the whole probe runs again.
         return legacy.pipe(
           Effect.catch((error): Effect.Effect<ServerSession, Failure> =>
-            isConnectionLoss(error) ? Effect.fail(error) : withoutNotModern(modernFirst(config.probeTimeoutMs))
+            isFinal(error) ? Effect.fail(error) : withoutNotModern(modernFirst(config.probeTimeoutMs))
           )
         )
       }
