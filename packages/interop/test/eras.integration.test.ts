@@ -35,8 +35,6 @@ describe("one manager, both eras (auto)", { timeout: 60_000 }, () => {
       }
       const stdio = FakeServer.command({})
       const modernStdio = V2Stdio.command("reject")
-      // TODO(h9): drop once `auto` is the stdio default on main.
-      const auto = { client: { protocol: "auto" } } as const
       // One elicitation handler for every server: it confirms.
       const handlers = {
         elicitation: {
@@ -46,8 +44,8 @@ describe("one manager, both eras (auto)", { timeout: 60_000 }, () => {
       const context = yield* Layer.build(
         McpManager.layer({
           servers: {
-            "legacy-stdio": { command: stdio.command, args: stdio.args, env: stdio.env, ...auto },
-            "modern-stdio": { ...modernStdio, ...auto },
+            "legacy-stdio": { command: stdio.command, args: stdio.args, env: stdio.env },
+            "modern-stdio": modernStdio,
             "legacy-http": { url: legacyHttp.url },
             "modern-http": { url: modernHttp.url }
           },

@@ -117,8 +117,7 @@ describe("McpManager and subscriptions/listen (modern HTTP fake)", { timeout: 60
       const fake = FakeServer.command({ modes: ["modern"] })
       const changes = yield* Queue.unbounded<ToolsChange>()
       const manager = yield* build({
-        // TODO(h9): drop the protocol once `auto` is the stdio default on main.
-        servers: { fake: { command: fake.command, args: fake.args, env: fake.env, client: { protocol: "auto" } } },
+        servers: { fake: { command: fake.command, args: fake.args, env: fake.env } },
         onToolsChanged: (change) => Queue.offer(changes, change).pipe(Effect.asVoid)
       })
       yield* manager.waitForReady("fake")

@@ -22,8 +22,7 @@ const failureOf = <A, E>(exit: Exit.Exit<A, E>): E => {
 
 const server = (mode: Fake.Mode): ManagerOptions.ServerConfig => {
   const fake = FakeServer.command({ modes: ["modern", mode] })
-  // TODO(h9): drop the protocol once `auto` is the stdio default on main.
-  return { command: fake.command, args: fake.args, env: fake.env, client: { protocol: "auto" } }
+  return { command: fake.command, args: fake.args, env: fake.env }
 }
 
 describe("McpManager and the modern faults (fake server over stdio)", { timeout: 60_000 }, () => {

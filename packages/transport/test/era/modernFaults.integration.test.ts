@@ -23,8 +23,7 @@ const handlers = {
 
 const modern = (modes: ReadonlyArray<Fake.Mode>) => {
   const { args, command, env } = FakeServer.command({ modes: ["modern", ...modes] })
-  // TODO(h9): drop the protocol once `auto` is the stdio default on main.
-  return McpClient.make({ command, args, env, name: "fake-modern", protocol: "auto", handlers })
+  return McpClient.make({ command, args, env, name: "fake-modern", handlers })
 }
 
 /** The connection lives: a plain call still works. */
