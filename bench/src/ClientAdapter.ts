@@ -62,5 +62,10 @@ export interface ClientAdapter {
    */
   readonly sourceModules?: ReadonlyArray<string>
   /** Spawns the server and resolves once the client is ready. */
+  /**
+   * The cells this client is run in (absent: every cell that applies). `fleet-auto` differs from `fleet` only in
+   * its handshake, so it runs in the startup cells only.
+   */
+  readonly cells?: ReadonlyArray<string> | undefined
   readonly start: (server: ServerLaunch) => Promise<ClientSession>
 }

@@ -51,7 +51,8 @@ export const rotate = <A>(items: ReadonlyArray<A>, round: number): Array<A> => {
 }
 
 const appliesTo = (cell: Cell, adapter: ClientAdapter): boolean =>
-  cell.clients === undefined || cell.clients.includes(adapter.id)
+  (cell.clients === undefined || cell.clients.includes(adapter.id)) &&
+  (adapter.cells === undefined || adapter.cells.includes(cell.id))
 
 const messageOf = (error: unknown): string => error instanceof Error ? error.message : String(error)
 

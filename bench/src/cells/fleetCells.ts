@@ -25,6 +25,9 @@ const PAYLOAD = "x".repeat(64)
 
 const startCount = (context: CellContext) => (context.config.preset === "quick" ? 20 : 100)
 
+/** How many times the manager's call cell has run in this process (it rotates the order of its loops). */
+let callRounds = 0
+
 const names = (count: number) => Array.from({ length: count }, (_, i) => `echo-${i}`)
 
 const startFleet = async (count: number): Promise<Measurement> => {
@@ -136,11 +139,16 @@ const callFleet = async (context: CellContext): Promise<Measurement> => {
       (until: number) => fiberCallLoop(direct, PAYLOAD, CALLERS, until),
       (until: number) => spreadCalls((i) => Effect.runPromise(viaManager(PAYLOAD, i)), until)
     ] as const
-    // Every loop warmed before any is timed, so that the first one timed is not the one that pays for the JIT.
+    // Every loop warmed before any is timed, and the order rotated from one round to the next, so that neither the
+    // JIT nor the loop that runs first falls on one of them each time.
     for (const loop of loops) await loop(performance.now() + context.config.warmupMs)
-    const measured = await timed(loops[0], context.config.callMs)
-    const clientsOnly = await timed(loops[1], context.config.callMs)
-    const perCall = await timed(loops[2], context.config.callMs)
+    const first = callRounds++ % loops.length
+    const results: Array<Measurement> = []
+    for (let k = 0; k < loops.length; k++) {
+      const index = (first + k) % loops.length
+      results[index] = await timed(loops[index]!, context.config.callMs)
+    }
+    const [measured, clientsOnly, perCall] = [results[0]!, results[1]!, results[2]!]
     context.note(
       `fleet-calls fleet: manager.call as fibers ${describe(measured)}; the same 20 clients called directly as ` +
         `fibers ${describe(clientsOnly)}; manager.call with Effect.runPromise per call ${describe(perCall)}`

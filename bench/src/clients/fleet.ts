@@ -34,10 +34,10 @@ const make = (fibers: boolean, variant?: "traced" | "auto"): ClientAdapter => ({
   label: variant === "traced"
     ? "@mcp-fleet/transport McpClient with Telemetry.layer() (a span and metrics per request, Effect's tracer)"
     : variant === "auto"
-    ? "@mcp-fleet/transport McpClient with protocol: auto (server/discover first, then initialize)"
+    ? "@mcp-fleet/transport McpClient with protocol: auto, the default (server/discover first, then initialize)"
     : fibers
     ? "@mcp-fleet/transport McpClient, the call loop run as Effect fibers (no Effect.runPromise per call)"
-    : "@mcp-fleet/transport McpClient (stdio, NodeServices spawner)",
+    : "@mcp-fleet/transport McpClient (stdio, NodeServices spawner, protocol: legacy)",
   // What a program needs to run a client: the transport and a ChildProcessSpawner (it no longer loads the effect
   // barrel, so neither is it listed here). `modules` is the transport as published (the JavaScript `tsc -b` builds
   // into dist/, which `pnpm bench` runs first); `sourceModules` the workspace's .ts sources, type-stripped by Node.
@@ -53,7 +53,9 @@ const make = (fibers: boolean, variant?: "traced" | "auto"): ClientAdapter => ({
         command: server.command,
         args: server.args,
         name: "bench-echo",
-        ...(variant === "auto" ? { protocol: "auto" as const } : {})
+        // `auto` is the default; the other columns pin the legacy era, so that `fleet-auto` beside `fleet` in the
+        // startup cells is the era probe's cost against a legacy server, in one run.
+        protocol: variant === "auto" ? "auto" : "legacy"
       })
       yield* client.awaitReady
       return client
@@ -100,4 +102,4 @@ export const fibersAdapter: ClientAdapter = make(true)
 export const tracedAdapter: ClientAdapter = make(false, "traced")
 
 /** The era probe's cost at startup: `server/discover` first against the legacy echo server (`-32601` at once). */
-export const autoAdapter: ClientAdapter = make(false, "auto")
+export const autoAdapter: ClientAdapter = { ...make(false, "auto"), cells: ["lifecycle", "cold-lifecycle"] }

@@ -33,7 +33,8 @@ export const clientEntries: ReadonlyArray<ClientEntry> = [
   // Optional extras: the call cells' loop run as Effect fibers, as an Effect program calls a client (no
   // Effect.runPromise per call); every other cell as the plain adapter.
   { id: "fleet-fibers", wired: true, load: () => import("./fleet.ts").then((m) => m.fibersAdapter) },
-  // An optional extra (issue 16): `protocol: "auto"`, whose startup column against `fleet`'s is the probe's cost.
+  // Issue 16: `protocol: "auto"` (the default; `fleet` pins legacy), run in the startup cells only: its column
+  // against `fleet`'s there is the era probe's cost against a legacy server.
   { id: "fleet-auto", wired: true, load: () => import("./fleet.ts").then((m) => m.autoAdapter) },
   { id: "effect-fibers", wired: true, load: () => import("./effect.ts").then((m) => m.fibersAdapter) },
   // An optional extra: fleet with Telemetry.layer() (a span and metrics per request), beside the untraced `fleet`.
@@ -47,7 +48,7 @@ export const clientEntries: ReadonlyArray<ClientEntry> = [
  *
  * @since 0.0.0
  */
-export const defaultClientIds: ReadonlyArray<string> = ["raw", "raw-batched", "sdk", "effect", "fleet"]
+export const defaultClientIds: ReadonlyArray<string> = ["raw", "raw-batched", "sdk", "effect", "fleet", "fleet-auto"]
 
 /**
  * Looks up one entry by id.

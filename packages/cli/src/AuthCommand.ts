@@ -134,10 +134,10 @@ const login = Command.make(
         headers: entry.headers,
         transport: entry.transport === "sse" ? "sse" : "auto",
         name,
-        // The user's own pace: the handshake waits for the browser (plus a margin for the token exchange). The era
-        // probe (`server/discover`, the first request) is where the 401 and so the browser happen: it waits as long.
-        requestTimeout: Duration.sum(timeout, Duration.seconds(30)),
-        probeTimeout: Duration.sum(timeout, Duration.seconds(30))
+        // The user's own pace: over legacy HTTP+SSE the handshake's deadline runs while the browser is open (plus a
+        // margin for the token exchange). Over Streamable HTTP a request's deadline, the era probe's included, is
+        // held while it waits for authorization, so the probe keeps its short default.
+        requestTimeout: Duration.sum(timeout, Duration.seconds(30))
       }).pipe(Effect.provideService(McpAuth.McpAuth, auth))
       yield* client.awaitReady
       return yield* store.getTokens(CliAuth.resourceKey(url))

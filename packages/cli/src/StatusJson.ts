@@ -10,7 +10,8 @@
  *   "servers": [
  *     { "name": "alpha", "state": "ready", "settled": true, "tools": 9, "curated": [], "curatedCount": 0,
  *       "curatedMissing": [], "attempt": 0, "maxAttempts": 2, "gaveUp": false, "pid": 4242,
- *       "transport": "stdio", "url": null, "lastError": null, "explanation": null, "stderr": [] }
+ *       "transport": "stdio", "url": null, "protocol": { "era": "legacy", "version": "2025-11-25" },
+ *       "lastError": null, "explanation": null, "stderr": [] }
  *   ]
  * }
  * ```
@@ -47,6 +48,11 @@ export interface ServerJson {
   readonly transport: string
   /** A remote server's URL, credentials redacted (`null` for stdio). */
   readonly url: string | null
+  /**
+   * The era (`legacy`: `initialize`; `modern`: 2026-07-28, `server/discover`) and version its handshake settled on
+   * (`null` until a handshake has succeeded).
+   */
+  readonly protocol: { readonly era: "legacy" | "modern"; readonly version: string } | null
   readonly lastError: string | null
   /** What the CLI would say about a server that is not ready (`null` when it is ready). */
   readonly explanation: string | null
@@ -115,6 +121,7 @@ export const toJson = (
         pid: h.pid ?? null,
         transport: h.transport,
         url: h.url ?? null,
+        protocol: h.protocol === undefined ? null : { era: h.protocol.era, version: h.protocol.version },
         lastError: h.lastError ?? null,
         explanation: h.state === "ready" ? null : explain(h),
         stderr: stderr.length > 0 ? stderr : h.stderrTail

@@ -149,6 +149,7 @@ describe("mcp-fleet: a CLI that says what is happening", () => {
       maxAttempts: 2,
       gaveUp: false,
       pid: expect.any(Number),
+      protocol: { era: "legacy", version: "2025-11-25" },
       lastError: null,
       explanation: null,
       stderr: [expect.stringMatching(/^fake-mcp-server: started pid=\d+/)]
@@ -157,8 +158,30 @@ describe("mcp-fleet: a CLI that says what is happening", () => {
       name: "off",
       state: "disabled",
       pid: null,
+      protocol: null,
       explanation: "MCP server \"off\" is disabled in the configuration."
     })
+  })
+})
+
+describe("mcp-fleet status: the era each server speaks", () => {
+  it.concurrent("with protocol at its default, status --json and the status line say each server's era and version", async (ctx) => {
+    const config = await writeConfig(ctx, { old: fakeServer(), new: fakeServer({ modes: ["modern"] }) })
+    const [json, text] = await Promise.all([
+      run(ctx, ["status", "--json", "--config", config]),
+      run(ctx, ["status", "--config", config])
+    ])
+    expect(json.code).toBe(0)
+    const doc = JSON.parse(json.stdout)
+    const byName = Object.fromEntries(doc.servers.map((s: { name: string }) => [s.name, s]))
+    expect(byName.old).toMatchObject({ state: "ready", protocol: { era: "legacy", version: "2025-11-25" } })
+    expect(byName.new).toMatchObject({ state: "ready", protocol: { era: "modern", version: "2026-07-28" } })
+    expect(text.code).toBe(0)
+    const line = (name: string) => text.stdout.split("\n").find((l) => l.startsWith(`${name}: `)) ?? ""
+    expect(line("new")).toMatch(/^new: ready · .* · modern 2026-07-28$/)
+    // The legacy era is the unmarked one (health().protocol and --json carry its version).
+    expect(line("old")).toMatch(/^old: ready · /)
+    expect(line("old")).not.toContain("modern")
   })
 })
 

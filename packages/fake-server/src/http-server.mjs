@@ -14,11 +14,13 @@ const tokens = [...envTokens, ...process.argv.slice(2)]
 
 startFakeHttpServer(tokens).then(
   (server) => {
-    process.stdout.write(JSON.stringify({ url: server.url, port: server.port, pid: process.pid }) + "\n")
-    process.stderr.write(`fake-mcp-http-server: started pid=${process.pid} url=${server.url} modes=${server.label}\n`)
+    // The handlers come before the lines that say it started: a parent that signals on seeing them must not
+    // find the default action (death by signal) still in place.
     const stop = () => server.close().then(() => process.exit(0))
     process.on("SIGTERM", stop)
     process.on("SIGINT", stop)
+    process.stdout.write(JSON.stringify({ url: server.url, port: server.port, pid: process.pid }) + "\n")
+    process.stderr.write(`fake-mcp-http-server: started pid=${process.pid} url=${server.url} modes=${server.label}\n`)
     const stdin = fstatSync(0)
     if (stdin.isFIFO() || stdin.isSocket()) {
       process.stdin.on("end", stop)

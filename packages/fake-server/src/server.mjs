@@ -732,14 +732,15 @@ function main() {
 
   // ---------------------------------------------------------------------------------------------
   // Start
-  log(`started pid=${process.pid} modes=${modeLabel}`)
-
+  // The handlers come before the line that says it started: a parent that signals on seeing it must find them.
   if (has("ignore-sigterm")) {
     for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) {
       process.on(signal, () => log(`ignoring ${signal} (ignore-sigterm)`))
     }
     setInterval(() => {}, 1 << 30)
   }
+
+  log(`started pid=${process.pid} modes=${modeLabel}`)
 
   if (has("leak-env")) {
     for (const [name, value] of Object.entries(process.env)) log(`env ${name}=${value}`)

@@ -9,7 +9,19 @@ import { AuthorizationPrompt, McpAuth, TokenStore } from "@mcp-fleet/auth"
 import { type AuthServer, type AuthServerOptions, startAuthServer } from "@mcp-fleet/fake-server/auth-server"
 import { McpManager } from "@mcp-fleet/manager"
 import { McpClient } from "@mcp-fleet/transport"
-import { Cause, Context, type Duration, Effect, Fiber, Layer, Logger, Option, References, Stream } from "effect"
+import {
+  Cause,
+  Context,
+  Deferred,
+  type Duration,
+  Effect,
+  Fiber,
+  Layer,
+  Logger,
+  Option,
+  References,
+  Stream
+} from "effect"
 import { TestClock } from "effect/testing"
 
 const authServer = (options: AuthServerOptions) =>
@@ -32,6 +44,18 @@ const authLayer = (
   )
 const headless = AuthorizationPrompt.layerHeadless.pipe(Layer.provide(NodeHttpClient.layerUndici))
 const nobody = AuthorizationPrompt.layerUnavailable("this host cannot open a browser")
+/** The headless prompt with a user who takes their time: it says when it is opened, then waits for `go`. */
+const slowUser = (opened: Deferred.Deferred<void>, go: Deferred.Deferred<void>) =>
+  Layer.effect(
+    AuthorizationPrompt.AuthorizationPrompt,
+    Effect.map(AuthorizationPrompt.AuthorizationPrompt, (prompt) => ({
+      authorize: (request: AuthorizationPrompt.Request) =>
+        Deferred.succeed(opened, undefined).pipe(
+          Effect.andThen(Deferred.await(go)),
+          Effect.andThen(prompt.authorize(request))
+        )
+    }))
+  ).pipe(Layer.provide(headless))
 
 const build = (
   server: AuthServer,
@@ -218,6 +242,31 @@ describe("McpManager with a server behind OAuth", () => {
       assert.strictEqual(rpcMethods(server).filter((m) => m === "token:refresh_token").length, 1)
     }).pipe(Effect.scoped))
 
+  it.effect("a user slower at the browser than the era probe's deadline: the probe waits, then the server picks the era", () =>
+    Effect.gen(function*() {
+      const server = yield* authServer({ challengeScope: "mcp:read" })
+      const store = yield* TokenStore.makeMemory
+      const opened = yield* Deferred.make<void>()
+      const go = yield* Deferred.make<void>()
+      // protocol at its default (auto), the probe's deadline at its default (5 s), the request deadline 30 s.
+      const manager = yield* build(server, slowUser(opened, go), store)
+      yield* Deferred.await(opened)
+      // The user takes 10 s in the browser: twice the probe's deadline. What the probe waits for is authorization,
+      // not the server, so it must not fall back to initialize.
+      yield* TestClock.adjust("10 seconds")
+      yield* Deferred.succeed(go, undefined)
+      const ready = yield* manager.waitForReady("linear")
+      assert.deepStrictEqual(ready.protocol, { era: "legacy", version: "2025-11-25" })
+      assert.deepStrictEqual(rpcMethods(server), [
+        "server/discover", // 401: the browser opens, inside the probe
+        "authorize:mcp:read",
+        "token:authorization_code",
+        "server/discover", // sent with the token: -32601 at once, the server's own answer
+        "initialize",
+        "tools/list"
+      ])
+    }).pipe(Effect.scoped))
+
   /** A fault, what the user reads, and how many times initialize is sent (the 403 loop: twice more, in one exchange). */
   const faults: ReadonlyArray<readonly [string, AuthServerOptions, string, number]> = [
     ["wrong issuer", { wrongIssuer: true }, "No authorization server metadata was found", 1],
@@ -232,8 +281,8 @@ describe("McpManager with a server behind OAuth", () => {
         const server = yield* authServer(options)
         const store = yield* TokenStore.makeMemory
         // The request deadline is longer than the token endpoint's, so that the clock jump below expires only the latter.
-        // The era is pinned: under auto the era probe's own 5 s deadline would run out while the token request waits
-        // (a known gap: the probe's deadline does not pause for authorization), and this test is about the token.
+        // The era is pinned: under auto an authorization that fails inside the era probe falls back to initialize,
+        // which authorizes again (a second token request for the slow-token fault), and this test is about the first.
         const manager = yield* build(server, headless, store, "5 minutes", "legacy")
         const settled = yield* manager.changes.pipe(
           Stream.filter((c) => c.server === "linear" && c.to !== "starting"),

@@ -14,7 +14,10 @@ import { fleetSpawner } from "./fleetPeers.ts"
 
 const { eventually } = McpPeer
 
-/** Answers `initialize` with `-32022` listing only a version the client does not speak; exits on stdin EOF. */
+/**
+ * Answers `initialize` with `-32022` listing only a version the client does not speak, any other request with
+ * `-32601`; exits on stdin EOF.
+ */
 const rejectsVersion = (_: number, peer: FakeSpawner.Peer) =>
   Effect.gen(function*() {
     while (true) {
@@ -27,6 +30,9 @@ const rejectsVersion = (_: number, peer: FakeSpawner.Peer) =>
           id: msg.id,
           error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2099-01-01"] } }
         })
+      } else if (typeof msg === "object" && msg !== null && "id" in msg) {
+        // Any other request (the era probe's server/discover): unknown, as to every legacy server.
+        yield* peer.send(McpPeer.methodNotFound(msg.id))
       }
     }
   })

@@ -86,12 +86,12 @@ describe("McpManager (real fake servers)", () => {
   it.effect("ReconnectsAfterCrash: a real crash is reconnected after the backoff (TestClock), and works again", () =>
     Effect.gen(function*() {
       const manager = yield* build({
-        servers: { crashy: fake({ crashAfter: 3 }) },
+        servers: { crashy: fake({ crashAfter: 4 }) },
         reconnect: { initialDelay: "5 seconds", maxAttempts: 3 }
       })
       yield* waitUntilLive(() => stateOf(manager, "crashy").state === "ready", "ready")
       const firstPid = stateOf(manager, "crashy").pid!
-      // initialize and tools/list were requests 1 and 2: the third request kills the server.
+      // The era probe, initialize and tools/list were requests 1 to 3: the fourth request kills the server.
       const crash = yield* Effect.exit(manager.call("crashy", "echo", {}))
       assert.isTrue(Exit.isFailure(crash))
       yield* waitUntilLive(() => stateOf(manager, "crashy").state === "offline", "offline")

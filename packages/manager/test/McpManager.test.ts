@@ -587,6 +587,7 @@ describe("McpManager (in-memory fleet)", () => {
       Effect.gen(function*() {
         let lists = 0
         let tools = ["old"]
+        const frames: Array<unknown> = []
         const { layer, spawned } = fleetSpawner({
           early: (_, peer) =>
             McpPeer.serve({
@@ -597,18 +598,23 @@ describe("McpManager (in-memory fleet)", () => {
                   lists++
                   return { tools: tools.map((name) => ({ name, inputSchema: {} })) }
                 })
-            })(peer)
+            }, frames)(peer)
         })
         const manager = yield* build({ servers: { early: server("early") } }, layer)
         const peer = spawned.peers.early![0]!
         yield* peer.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" })
         yield* waitFor(manager, "early", (h) => h.listChangedPending, "pending remembered")
         assert.strictEqual(stateOf(manager, "early").state, "starting")
-        // Now answer initialize (id 1), with the tool set already changed.
+        // Now answer initialize (after the era probe's -32601), with the tool set already changed.
+        const initialize = () =>
+          frames.find((f): f is McpPeer.Message =>
+            typeof f === "object" && f !== null && "method" in f && f.method === "initialize"
+          )
+        yield* eventually(() => initialize() !== undefined, "initialize sent")
         tools = ["new"]
         yield* peer.send({
           jsonrpc: "2.0",
-          id: 1,
+          id: initialize()!.id,
           result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "p", version: "1" } }
         })
         yield* waitState(manager, "early", "ready")

@@ -154,10 +154,13 @@ describe("crash loops", () => {
     Effect.gen(function*() {
       const { layer, spawned } = fleetSpawner({
         s: (_, peer) =>
+          // The era probe (id 1) gets -32601 as from any legacy server, then initialize (id 2) is refused.
           Queue.take(peer.received).pipe(
+            Effect.andThen(peer.send(McpPeer.methodNotFound(1))),
+            Effect.andThen(Queue.take(peer.received)),
             Effect.ignore,
             Effect.andThen(
-              peer.send({ jsonrpc: "2.0", id: 1, error: { code: -32602, message: "unsupported client" } })
+              peer.send({ jsonrpc: "2.0", id: 2, error: { code: -32602, message: "unsupported client" } })
             ),
             Effect.andThen(peer.exit(1))
           )

@@ -44,6 +44,12 @@ export interface Script {
       readonly capabilities?: Readonly<Record<string, unknown>>
     }
     | undefined
+  /**
+   * How to answer `server/discover` (the era probe a client under `protocol: "auto"` sends first): `"unknown"`
+   * (the default) answers `-32601` at once, as every legacy npm server does; `"never"` leaves it unanswered (the
+   * probe then waits for its deadline); `"script"` hands it to `onRequest` like any other request.
+   */
+  readonly discover?: "unknown" | "never" | "script" | undefined
   /** Answers one request (other than initialize); return `undefined` to leave it unanswered. */
   readonly onRequest?: ((msg: Message, peer: FakeSpawner.Peer) => Effect.Effect<unknown>) | undefined
   /** Keep running after stdin closes (a server that ignores EOF). */
@@ -51,6 +57,18 @@ export interface Script {
   /** Sees every notification the client sends. */
   readonly onNotification?: ((msg: Message, peer: FakeSpawner.Peer) => Effect.Effect<void>) | undefined
 }
+
+/**
+ * The answer a legacy server gives a method it does not know (`-32601`), such as the era probe's `server/discover`.
+ *
+ * @since 0.1.0
+ * @category helpers
+ */
+export const methodNotFound = (id: unknown) => ({
+  jsonrpc: "2.0",
+  id,
+  error: { code: -32601, message: "Method not found" }
+})
 
 const isMessage = (u: unknown): u is Message => typeof u === "object" && u !== null && !Array.isArray(u)
 
@@ -90,6 +108,10 @@ export const serve =
               ...(init.instructions !== undefined ? { instructions: init.instructions } : {})
             }
           })
+          continue
+        }
+        if (msg.method === "server/discover" && script.discover !== "script") {
+          if (script.discover !== "never") yield* peer.send(methodNotFound(msg.id))
           continue
         }
         const result = script.onRequest ? yield* script.onRequest(msg, peer) : undefined

@@ -65,9 +65,8 @@ export interface McpClientOptions {
   readonly killGrace?: Duration.Input | undefined
   /**
    * The protocol era: `auto` sends `server/discover` first and falls back to `initialize` (a server that answers
-   * `-32601` at once costs one round trip); `legacy`, `modern` or a version pin it. Kept for the process. Default
-   * `legacy` over stdio for now (issue 16: `auto` once the stdio suites answer the probe); remote servers default
-   * to `auto`.
+   * `-32601` at once costs one round trip); `legacy`, `modern` or a version pin it. Kept for the process (a restart
+   * probes again). Default `auto`.
    */
   readonly protocol?: ProtocolChoice | undefined
   /** Deadline of the `server/discover` probe under `auto` (a server that ignores it costs this). Default 5 seconds. */
@@ -161,6 +160,6 @@ export const resolve = (options: McpClientOptions): ResolvedOptions => ({
     : 32,
   shutdownGraceMs: millis(options.shutdownGrace, 2_000),
   killGraceMs: millis(options.killGrace, 2_000),
-  protocol: options.protocol ?? "legacy",
+  protocol: options.protocol ?? "auto",
   probeTimeoutMs: millis(options.probeTimeout, 5_000)
 })

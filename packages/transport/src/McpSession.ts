@@ -415,6 +415,8 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
       },
       isPending: (id) => pending.get(id) !== undefined,
       pendingMethod: (id) => pending.get(id)?.method,
+      authorizing: (id) => pending.hold(id),
+      sent: (id) => pending.restart(id),
       ended: (ended) => signal(ended.reason, ended.error),
       sessionLost: () => {
         sessionsLost++

@@ -87,6 +87,13 @@ export interface PendingTable {
    * asked for progress under that token (unknown, or already answered).
    */
   readonly progress: (token: string | number, report: Progress) => boolean
+  /** Request `id` waits for something that is not the server (authorization): no deadline but its hard bound. */
+  readonly hold: (id: number) => void
+  /**
+   * Request `id` has just gone on the wire (after an authorization it waited for): its deadline is `timeoutMs` from
+   * now again (never past its hard bound); nothing when it no longer waits or has no deadline.
+   */
+  readonly restart: (id: number) => void
   /** Fails every waiting request with `error(entry)` (no cancellation is sent: the peer is gone or forgot them). */
   readonly failAll: (error: (entry: Entry) => RequestError) => void
   readonly size: () => number
@@ -222,6 +229,18 @@ export const make = (config: {
         entry.deadline = Math.min(clock.currentTimeMillisUnsafe() + entry.timeoutMs, entry.hardDeadline)
       }
       return true
+    },
+    hold: (id) => {
+      const entry = pending.get(id)
+      // The deadline fiber wakes at the time it sleeps until, finds nothing due, and sleeps until the next one.
+      if (entry !== undefined) entry.deadline = entry.hardDeadline
+    },
+    restart: (id) => {
+      const entry = pending.get(id)
+      if (entry === undefined || entry.timeoutMs === Infinity) return
+      entry.deadline = Math.min(clock.currentTimeMillisUnsafe() + entry.timeoutMs, entry.hardDeadline)
+      // A held entry's deadline may now be earlier than the one the deadline fiber sleeps until.
+      if (entry.deadline !== Infinity) schedule(entry.deadline)
     },
     failAll: (error) => {
       const entries = [...pending.values()]

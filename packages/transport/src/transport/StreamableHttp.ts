@@ -227,7 +227,13 @@ export const make = (
       const at = SseReader.cursor()
       return Effect.scoped(Effect.gen(function*() {
         const sentWith = frame.method === "initialize" ? undefined : sessionId
-        const response = yield* Exchange.execute(client, url, post(frame, frame.method), who)
+        const response = yield* Exchange.execute(
+          client,
+          url,
+          post(frame, frame.method),
+          who,
+          { authorizing: () => receiver.authorizing(frame.id), sent: () => receiver.sent(frame.id) }
+        )
         const status = response.status
         if (status < 200 || status >= 300) {
           const body = yield* Exchange.errorBody(response)

@@ -64,6 +64,16 @@ export interface Receiver {
   readonly pendingMethod: (id: number) => string | undefined
   /** The server forgot the session (HTTP only): the session fails what is in flight and initializes again. */
   readonly sessionLost: () => void
+  /**
+   * Request `id` waits for authorization (a token request, the user's browser): its deadline is held until `sent`.
+   * A transport without authorization never calls it (nor `sent`): the deadline runs from when the request was queued.
+   */
+  readonly authorizing: (id: number) => void
+  /**
+   * Request `id` has just gone on the wire with its credentials: its deadline starts again from now, so that it
+   * measures the server's silence and not the OAuth flow.
+   */
+  readonly sent: (id: number) => void
   /** Something the server sent was skipped; logged as a warning by the session. */
   readonly diagnose: (text: string) => void
   /**

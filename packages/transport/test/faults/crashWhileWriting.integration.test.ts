@@ -24,7 +24,7 @@ const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 
 /**
- * An in-memory server that answers initialize, never answers anything else, and can `crash()`: its pipes
+ * An in-memory server that answers the era probe with -32601 and initialize, never answers anything else, and can `crash()`: its pipes
  * break at once (stdout ends, writes to stdin fail with EPIPE) and its exit status (code 137) is known 10 ms
  * later, as when a real process dies.
  */
@@ -54,6 +54,13 @@ const crashingServer = Effect.gen(function*() {
           )
         }
         for (const line of decoder.decode(chunk).split("\n")) {
+          if (line.includes("\"server/discover\"")) {
+            // The era probe: unknown, as to every legacy server.
+            const id = (JSON.parse(line) as { id: number }).id
+            const error = { code: -32601, message: "Method not found" }
+            Queue.offerUnsafe(stdout, encoder.encode(`${JSON.stringify({ jsonrpc: "2.0", id, error })}\n`))
+            continue
+          }
           if (!line.includes("\"initialize\"")) continue
           const id = (JSON.parse(line) as { id: number }).id
           const result = { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "c", version: "1" } }

@@ -40,7 +40,11 @@ const run = (fates: ReadonlyArray<Fate>, secondWave: number, order: ReadonlyArra
     const total = fates.length + secondWave
     yield* eventually(() => framesWith(frames, "tools/call").length === total, "second wave sent")
 
-    const requests = [...framesWith(frames, "initialize"), ...framesWith(frames, "tools/call")]
+    const requests = [
+      ...framesWith(frames, "server/discover"),
+      ...framesWith(frames, "initialize"),
+      ...framesWith(frames, "tools/call")
+    ]
     const ids = requests.map((f) => f.id)
     yield* check(new Set(ids).size === ids.length, `an id was used twice: ${JSON.stringify(ids)}`)
 

@@ -173,7 +173,8 @@ describe("capabilities and readiness", () => {
         "MCP server \"memory\" does not declare the \"resources\" capability, so resources/list was not sent."
       )
       const methods = [...peer.frames, ...none.frames].map((frame) => frame["method"])
-      assert.deepStrictEqual(methods.filter((m) => m !== "initialize" && m !== "notifications/initialized"), [])
+      const handshake = ["server/discover", "initialize", "notifications/initialized"]
+      assert.deepStrictEqual(methods.filter((m) => typeof m !== "string" || !handshake.includes(m)), [])
       // The declared one goes out.
       yield* peer.session.listResources()
     }))
@@ -189,7 +190,10 @@ describe("capabilities and readiness", () => {
         peer.session.request("resources/list", {})
       ]
       for (const call of calls) assert.strictEqual(failureOf(yield* Effect.exit(call))._tag, "NotReady")
-      assert.deepStrictEqual(peer.frames.map((f) => f["method"]), ["initialize"])
+      // Only the handshake went out: the era probe, then (once it is refused) initialize.
+      const methods = peer.frames.map((f) => f["method"])
+      assert.strictEqual(methods[0], "server/discover")
+      assert.deepStrictEqual(methods.filter((m) => m !== "server/discover" && m !== "initialize"), [])
     }))
 })
 

@@ -53,8 +53,6 @@ export const make = (options: Options = {}): Effect.Effect<MemoryPeer, never, Sc
       notificationBuffer: 1024,
       notificationReplay: 0,
       secrets: options.secrets ?? [],
-      // A legacy-era peer: the handshake is initialize, with no server/discover probe first.
-      protocol: "legacy",
       ...(options.logRateLimit === undefined ? {} : { logRateLimit: options.logRateLimit })
     }, (r) =>
       Effect.sync((): Transport.Transport => {
@@ -84,6 +82,10 @@ export const make = (options: Options = {}): Effect.Effect<MemoryPeer, never, Sc
                 serverInfo: { name: "memory", version: "0" }
               }
             })
+          }
+          if (message["method"] === "server/discover") {
+            // A legacy-era peer: the era probe gets -32601 at once, as from every npm server; initialize follows.
+            return send({ id: message["id"], error: { code: -32601, message: "Method not found" } })
           }
           if (message["method"] === "notifications/initialized") return
           const result = "id" in message ? options.answer?.(message) : undefined

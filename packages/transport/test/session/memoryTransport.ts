@@ -46,9 +46,7 @@ export const memoryPeer = (
       notificationBuffer: 16,
       notificationReplay: 4,
       secrets: [],
-      handlers,
-      // Server requests are a legacy-era feature: the handshake is initialize, with no server/discover probe first.
-      protocol: "legacy"
+      handlers
     }, (r) =>
       Effect.sync((): Transport.Transport => {
         receiver = r
@@ -63,6 +61,12 @@ export const memoryPeer = (
       }))
     const next = Effect.map(Queue.take(sent), (text): Message => JSON.parse(text))
     const deliver = (message: object) => Effect.sync(() => receiver?.message(JSON.stringify(message)))
+    // Server requests are a legacy-era feature: the era probe gets -32601 at once, then initialize follows.
+    const discover = yield* next
+    if (discover.method !== "server/discover") {
+      return yield* Effect.die(new Error(`expected the era probe, got ${JSON.stringify(discover)}`))
+    }
+    yield* deliver({ jsonrpc: "2.0", id: discover.id, error: { code: -32601, message: "Method not found" } })
     const initialize = yield* next
     yield* deliver({
       jsonrpc: "2.0",

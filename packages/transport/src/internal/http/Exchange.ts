@@ -109,12 +109,16 @@ const isChallenge = (response: HttpClientResponse.HttpClientResponse): boolean =
  * `insufficient_scope`) goes to `McpAuth.onChallenge` (discovery, authorization, refresh or step-up) and the
  * request is sent again, at most twice; when authorization cannot be completed the exchange fails with
  * `AuthorizationRequired` (why, without secrets). Without `McpAuth` a 401 is returned as it came.
+ *
+ * `phases` hears when the exchange waits for `McpAuth` (a token request, the user's browser) and when the request
+ * then goes out with its credentials, so that the caller's deadline measures the server and not the OAuth flow.
  */
 export const execute = (
   client: HttpClient.HttpClient.With<HttpClientError.HttpClientError, Scope.Scope>,
   url: URL,
   build: (url: URL) => HttpClientRequest.HttpClientRequest,
-  who: Origin
+  who: Origin,
+  phases?: { readonly authorizing: () => void; readonly sent: () => void }
 ): Effect.Effect<
   HttpClientResponse.HttpClientResponse,
   ConnectionFailed | RedirectRefused | AuthorizationRequired,
@@ -126,7 +130,9 @@ export const execute = (
     const auth = found.value
     const server = url.href
     const send = Effect.gen(function*() {
+      phases?.authorizing()
       const headers = yield* auth.headers(server)
+      phases?.sent()
       const sent = Object.values(headers).flatMap((value) => {
         const text = Redacted.value(value)
         const token = /^\s*\S+\s+(\S+)\s*$/.exec(text)?.[1]
@@ -145,6 +151,7 @@ export const execute = (
     let response = yield* send
     for (let challenges = 0; challenges < MAX_CHALLENGES && isChallenge(response); challenges++) {
       const status = response.status
+      phases?.authorizing()
       yield* auth.onChallenge(server, { status, wwwAuthenticate: response.headers["www-authenticate"] }).pipe(
         Effect.mapError((error) => new AuthorizationRequired({ ...who, status, reason: error.reason }))
       )
