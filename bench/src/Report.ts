@@ -53,6 +53,8 @@ export const renderReport = (input: {
   readonly cells: ReadonlyArray<Cell>
   readonly clients: ReadonlyArray<string>
   readonly unwired: ReadonlyArray<string>
+  /** The cells each client is limited to (`ClientAdapter.cells`), by client id; absent: every cell. */
+  readonly clientCells?: Readonly<Record<string, ReadonlyArray<string> | undefined>> | undefined
   readonly result: RunResult
   readonly command: string
   /** 1-minute load average before and after the run. */
@@ -94,7 +96,11 @@ export const renderReport = (input: {
           row.push("—")
           continue
         }
-        if (cell.clients !== undefined && !cell.clients.includes(client)) {
+        const limited = input.clientCells?.[client]
+        if (
+          (cell.clients !== undefined && !cell.clients.includes(client)) ||
+          (limited !== undefined && !limited.includes(cell.id))
+        ) {
           row.push("n/a")
           continue
         }

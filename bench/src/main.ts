@@ -61,6 +61,7 @@ const main = async (): Promise<number> => {
       cells: selected,
       clients: config.clients,
       unwired,
+      clientCells: Object.fromEntries(adapters.map((adapter) => [adapter.id, adapter.cells])),
       result,
       load,
       command: `pnpm bench${argv.length > 0 ? ` -- ${argv.filter((a) => a !== "--").join(" ")}` : ""}`
