@@ -59,7 +59,12 @@ describe("HTTP transport with McpAuth", () => {
         return yield* Effect.flip(client.awaitReady)
       }))
       assert.strictEqual(error._tag, "AuthorizationRequired")
-      assert.include(error.message, "MCP server \"guarded\" needs authorization (initialize was answered HTTP 401)")
+      // The era probe is the first request, and a failed authorization is final: no fallback to initialize.
+      assert.include(
+        error.message,
+        "MCP server \"guarded\" needs authorization (server/discover was answered HTTP 401)"
+      )
+      assert.notInclude(server.requests.map((r) => (r.json as { method?: string } | undefined)?.method), "initialize")
       assert.include(error.message, "code_challenge_methods_supported")
       assert.notInclude(server.requests.map((r) => r.path), "/authorize")
     }).pipe(Effect.provide(AuthLive)))
