@@ -148,38 +148,23 @@ export const make = (context: Context): Calls => {
       () => new NotReady({ server, operation: "listTools" }),
       options,
       (session) =>
-        Effect.suspend(() => {
-          const cached = toolsCache.get("tools/list", context.now())
-          if (cached !== undefined) return Effect.succeed(cached)
-          const token = toolsCache.begin("tools/list")
-          // The smallest `ttlMs` of the pages (null: no page seen yet).
-          let hint: ListCache.Hint | undefined | null = null
-          const refusing = context.toolCheck?.(session)
-          const collected = ToolList.collector(scrub, refusing?.check)
-          return CursorLoop.collect({
-            server,
-            method: "tools/list",
-            maxPages: context.maxPages,
-            protocolVersion: session.protocolVersion,
-            fetch: (params) =>
-              Effect.map(request("tools/list", params, options), (raw) => {
-                hint = ListCache.combine(hint, ListCache.hintOf(raw))
-                return raw
-              }),
-            page: scrubbedPage,
-            onItems: collected.add
-          }).pipe(Effect.map((pages): ListedTools => {
-            refusing?.done()
-            const listed = {
-              tools: collected.tools,
-              instructions: session.instructions,
-              skipped: collected.skipped,
-              pages
-            }
-            toolsCache.put("tools/list", token, listed, hint ?? undefined, context.now())
-            return listed
+        ListCache.through(toolsCache, "tools/list", context.now, (seen) =>
+          Effect.suspend(() => {
+            const refusing = context.toolCheck?.(session)
+            const collected = ToolList.collector(scrub, refusing?.check)
+            return CursorLoop.collect({
+              server,
+              method: "tools/list",
+              maxPages: context.maxPages,
+              protocolVersion: session.protocolVersion,
+              fetch: (params) => Effect.map(request("tools/list", params, options), seen),
+              page: scrubbedPage,
+              onItems: collected.add
+            }).pipe(Effect.map((pages): ListedTools => {
+              refusing?.done()
+              return { tools: collected.tools, instructions: session.instructions, skipped: collected.skipped, pages }
+            }))
           }))
-        })
     ).pipe(Effect.withSpan("McpSession.listTools"))
 
   return { timeoutOf, request, whenReady, callTool, listTools }
