@@ -7,7 +7,7 @@
  */
 import { NodeHttpClient, NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { RemoteClient } from "@mcp-fleet/transport"
+import { ErrorKind, RemoteClient } from "@mcp-fleet/transport"
 import { Effect, Exit, Layer, Scope, Stream } from "effect"
 import * as HttpPeers from "../src/HttpPeers.ts"
 import { EVERYTHING_TOOLS, texts } from "./support.ts"
@@ -108,7 +108,7 @@ describe("HTTP transport against real servers", { timeout: 60_000 }, () => {
       // call made again is served.
       const lost = yield* client.callTool("echo", { message: "after" }).pipe(Effect.flip)
       assert.strictEqual(lost._tag, "SessionExpired")
-      assert.isTrue(lost._tag === "SessionExpired" && lost.retryable)
+      assert.isTrue(lost._tag === "SessionExpired" && ErrorKind.isRetryable(lost))
       const after = yield* client.callTool("echo", { message: "after" })
       assert.deepStrictEqual(texts(after), ["Echo: after"])
       assert.strictEqual(client.stats().sessionsLost, 1)

@@ -27,6 +27,7 @@ import * as Layer from "effect/Layer"
 import * as PubSub from "effect/PubSub"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
+import * as ErrorKind from "./ErrorKind.ts"
 
 /**
  * One root: a `file://` URI and an optional display name.
@@ -49,6 +50,10 @@ export class InvalidRoot extends Schema.TaggedError<InvalidRoot>()("InvalidRoot"
   uri: Schema.String,
   reason: Schema.String
 }) {
+  /** The caller's: the root offered is not an absolute `file://` URI. */
+  get kind(): ErrorKind.CallerFault {
+    return ErrorKind.callerFault
+  }
   override get message(): string {
     return `The root ${JSON.stringify(this.uri)} cannot be offered: ${this.reason}.`
   }

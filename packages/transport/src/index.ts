@@ -13,6 +13,8 @@ export * as McpClient from "./McpClient.ts"
 export * as McpClientOptions from "./McpClientOptions.ts"
 /** @since 0.1.0 */
 export * as McpError from "./McpError.ts"
+/** @since 0.4.0 */
+export * as ErrorKind from "./ErrorKind.ts"
 /** @since 0.1.0 */
 export * as Protocol from "./Protocol.ts"
 /** @since 0.2.0 */

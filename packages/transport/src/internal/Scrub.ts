@@ -30,7 +30,13 @@ export const failure = (scrub: (text: string) => string, error: RequestFailure):
     case "RedirectRefused":
       return new RedirectRefused({ ...fields(error), location: scrub(error.location) })
     case "AuthorizationRequired":
-      return new AuthorizationRequired({ ...fields(error), status: error.status, reason: scrub(error.reason) })
+      return new AuthorizationRequired({
+        reason: scrub(error.reason),
+        ...(error.server !== undefined ? { server: error.server } : {}),
+        ...(error.method !== undefined ? { method: error.method } : {}),
+        ...(error.status !== undefined ? { status: error.status } : {}),
+        ...(error.resource !== undefined ? { resource: error.resource } : {})
+      })
     case "SessionExpired":
     case "MessageTooLarge":
       return error

@@ -1,6 +1,6 @@
 import { NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { RemoteClient } from "@mcp-fleet/transport"
+import { ErrorKind, RemoteClient } from "@mcp-fleet/transport"
 import { Cause, Effect, Exit, Fiber, Option, Redacted, Stream } from "effect"
 import type { HttpClient } from "effect/http/HttpClient"
 import type { Scope } from "effect/Scope"
@@ -112,7 +112,7 @@ describe("Streamable HTTP", () => {
       forget = true
       const lost = failureOf(yield* Effect.exit(client.callTool("echo", { text: "a" })))
       assert.strictEqual(lost._tag, "SessionExpired")
-      assert.isTrue(lost._tag === "SessionExpired" && lost.retryable)
+      assert.isTrue(lost._tag === "SessionExpired" && ErrorKind.isRetryable(lost))
       const again = yield* client.callTool("echo", { text: "b" })
       assert.deepStrictEqual(again.content, [{ type: "text", text: "echo: b" }])
       assert.strictEqual(peer.calls("initialize").length, 2)
