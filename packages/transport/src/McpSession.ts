@@ -54,6 +54,7 @@ import type { FeatureOptions } from "./session/Context.ts"
 import * as Features from "./session/Features.ts"
 import * as Logging from "./session/Logging.ts"
 import * as Progress from "./session/Progress.ts"
+import * as Readiness_ from "./session/Readiness.ts"
 import * as Subscriptions from "./Subscriptions.ts"
 import { McpTelemetry } from "./Telemetry.ts"
 import * as ModernHeaders from "./transport/http/ModernHeaders.ts"
@@ -89,21 +90,12 @@ export type ListToolsError = InitializeError | NotReady | PageCapExceeded | Repe
 export type CallToolError = InitializeError | ErrIndexBuilding
 
 /**
- * Where the session is. `Renewing`: the server forgot the session and the handshake runs again.
+ * Where the session is (see `session/Readiness.ts`).
  *
  * @since 0.2.0
  * @category models
  */
-export type Readiness =
-  | { readonly _tag: "Starting"; readonly done: Deferred.Deferred<ServerSession, InitializeError> }
-  | { readonly _tag: "Ready"; readonly session: ServerSession }
-  | {
-    readonly _tag: "Renewing"
-    readonly session: ServerSession
-    readonly done: Deferred.Deferred<ServerSession, InitializeError>
-  }
-  | { readonly _tag: "Failed"; readonly error: InitializeError }
-  | { readonly _tag: "Closed"; readonly error: ClientClosed | ProcessExited }
+export type Readiness = Readiness_.Readiness
 
 /**
  * The session's settings, resolved.
@@ -257,6 +249,22 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
     let sessionsLost = 0
     let state: Readiness = { _tag: "Starting", done: Deferred.makeUnsafe() }
     PubSub.publishUnsafe(changes, state)
+    /**
+     * The one place readiness moves (`Readiness.next`): a waiting `done` is completed with the outcome, and a change
+     * of state is published. `false`: the event did not apply, nothing changed.
+     */
+    const move = (event: Readiness_.Event): boolean => {
+      const previous = state
+      const moved = Readiness_.next(previous, event)
+      if (moved === undefined) return false
+      state = moved
+      if (moved._tag !== previous._tag) PubSub.publishUnsafe(changes, moved)
+      const outcome = Readiness_.settles(previous, moved)
+      if (outcome !== undefined && (previous._tag === "Starting" || previous._tag === "Renewing")) {
+        Deferred.doneUnsafe(previous.done, outcome)
+      }
+      return true
+    }
     let transport: Transport.Transport | undefined
     let sendRequest = (
       id: number,
@@ -265,11 +273,7 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
       headers: Readonly<Record<string, string>> | undefined
     ): void => transport?.send({ _tag: "Request", id, method, text, headers })
     let closing: Deferred.Deferred<void> | undefined
-    let refused: ClientClosed | ProcessExited | undefined
-    let ending = false
     let handshakeFiber: Fiber.Fiber<void> | undefined
-    /** The child scope is closed: every fiber of the session and of its transport has been joined. */
-    let scopeClosed = false
     const terminated = Deferred.makeUnsafe<void>()
 
     // Read once: untraced (the default), requests go to the pending table directly and no byte is counted.
@@ -284,7 +288,7 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
         send: (frame) => transport?.send(frame),
         abandon: (id) => transport?.abandon(id)
       }),
-      refusal: () => refused ?? transport?.refusal?.()
+      refusal: () => Readiness_.refusal(state) ?? transport?.refusal?.()
     })
     let established: string | undefined
     const send = !telemetry.enabled ? pending.request : RequestSpan.traced(pending.request, {
@@ -351,18 +355,6 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
       serve: answerer === undefined ? undefined : { answer: answerer, run }
     })
 
-    /** The one place readiness moves; a waiting `done` is completed with the outcome. */
-    const transitionTo = (next: Readiness) => {
-      const previous = state
-      state = next
-      PubSub.publishUnsafe(changes, next)
-      if (previous._tag !== "Starting" && previous._tag !== "Renewing") return
-      if (next._tag === "Ready") Deferred.doneUnsafe(previous.done, Exit.succeed(next.session))
-      else if (next._tag === "Failed" || next._tag === "Closed") {
-        Deferred.doneUnsafe(previous.done, Exit.fail(next.error))
-      }
-    }
-
     const eraCache = yield* EraCache
     const isHttp = () => transport?.kind === "http"
     const handshake = EraProbe.run(send, {
@@ -390,18 +382,15 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
           Effect.sync(() => {
             if (session.era === "modern") transport?.established(session.protocolVersion)
             if (config.eraKey !== undefined) eraCache.set(config.eraKey, session.era ?? "legacy")
-            if (state._tag === "Closed") return
             const instructions = session.instructions === undefined ? undefined : scrub(session.instructions)
-            transitionTo({ _tag: "Ready", session: { ...session, instructions } })
+            move({ _tag: "Initialized", session: { ...session, instructions } })
           }),
         onFailure: (raw) =>
           Effect.suspend(() => {
-            if (state._tag === "Closed") return Effect.void
             const error = Scrub.initializeFailure(scrub, raw)
-            // A failed handshake (first or renewed) is terminal: the session ends, with `Failed` kept as why. It is
-            // marked ending before readiness settles, so whoever sees `awaitReady` fail also sees `isAlive()` false.
-            ending = true
-            transitionTo({ _tag: "Failed", error })
+            // A failed handshake (first or renewed) is terminal: the session ends, with `Failed` kept as why. One
+            // move, so whoever sees `awaitReady` fail also sees `isAlive()` false.
+            if (!move({ _tag: "InitializeFailed", error })) return Effect.void
             return Effect.asVoid(Effect.forkIn(shutdown(`its initialize failed (${error._tag})`), parent))
           })
       })
@@ -420,8 +409,7 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
       ended: (ended) => signal(ended.reason, ended.error),
       sessionLost: () => {
         sessionsLost++
-        if (state._tag !== "Ready") return
-        transitionTo({ _tag: "Renewing", session: state.session, done: Deferred.makeUnsafe() })
+        if (!move({ _tag: "SessionLost", done: Deferred.makeUnsafe() })) return
         pending.failAll((entry) => new SessionExpired({ server, method: entry.method }))
         diagnose("the server ended the session; initializing a new one")
         handshakeFiber = run(handshake)
@@ -454,10 +442,8 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
      * transport (`force`: at once) and close the scope, which joins every fiber of the session and its transport.
      */
     const signal = (reason: string, cause?: ClientClosed | ProcessExited) => {
-      if (refused !== undefined) return
       const error = cause ?? new ClientClosed({ server, reason })
-      refused = error
-      if (state._tag !== "Closed" && state._tag !== "Failed") transitionTo({ _tag: "Closed", error })
+      if (!move({ _tag: "Refused", error })) return
       pending.failAll(() => error)
       Deferred.doneUnsafe(terminated, Exit.void)
     }
@@ -475,7 +461,7 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
         return Effect.gen(function*() {
           yield* mode === "force" && live.kill !== undefined ? live.kill : live.close
           yield* Scope.close(scope, Exit.void)
-          scopeClosed = true
+          move({ _tag: "Joined" })
           yield* Effect.logDebug(`MCP client closed (${reason})`)
         }).pipe(
           Effect.annotateLogs({ mcpServer: server, ...live.annotations }),
@@ -507,8 +493,7 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
     }
     yield* Effect.addFinalizer(() => shutdown("its scope was closed"))
 
-    const current = (): ServerSession | undefined =>
-      state._tag === "Ready" || state._tag === "Renewing" ? state.session : undefined
+    const current = (): ServerSession | undefined => Readiness_.session(state)
 
     /** The designated header parameters of each tool of the last modern HTTP listing. */
     const toolHeaders = new Map<string, ReadonlyArray<ModernHeaders.HeaderParameter>>()
@@ -595,7 +580,7 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
         return live.kind
       },
       url: config.url,
-      isAlive: () => !ending && closing === undefined && live.refusal?.() === undefined,
+      isAlive: () => Readiness_.isAlive(state) && live.refusal?.() === undefined,
       isReady: () => state._tag === "Ready" && live.refusal?.() === undefined,
       readiness: () => state,
       readinessChanges: Stream.fromPubSub(changes),
@@ -639,10 +624,10 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
         stderrBytes: 0,
         // The transport's own fibers (exchanges, streams) live in the session's child scope, joined when it closes.
         fibersDone: {
-          reader: scopeClosed,
-          writer: scopeClosed,
-          stderr: scopeClosed,
-          exit: scopeClosed,
+          reader: Readiness_.isJoined(state),
+          writer: Readiness_.isJoined(state),
+          stderr: Readiness_.isJoined(state),
+          exit: Readiness_.isJoined(state),
           initialize: handshakeFiber === undefined || handshakeFiber.pollUnsafe() !== undefined,
           deadlines: deadlineFiber.pollUnsafe() !== undefined
         },

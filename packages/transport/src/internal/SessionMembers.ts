@@ -5,6 +5,7 @@
  */
 import type * as McpSession from "../McpSession.ts"
 import * as Features from "../session/Features.ts"
+import * as Readiness from "../session/Readiness.ts"
 
 /** The session's own members of an `McpClient`. */
 export const sharedMembers = (session: McpSession.McpSession) => ({
@@ -23,8 +24,5 @@ export const sharedMembers = (session: McpSession.McpSession) => ({
   listen: session.listen,
   awaitTerminated: session.awaitTerminated,
   /** Why the client is not usable: its handshake's failure or its end. */
-  lastError: (): string | undefined => {
-    const state = session.readiness()
-    return state._tag === "Failed" || state._tag === "Closed" ? state.error.message : undefined
-  }
+  lastError: (): string | undefined => Readiness.lastError(session.readiness())
 })

@@ -1,7 +1,9 @@
 /**
  * A stdio-only program does not load the HTTP side: importing `@mcp-fleet/transport` (or its `McpClient`) in a
- * fresh process loads neither the HTTP wires, nor `effect/http`'s client, nor SSE parsing, nor `@mcp-fleet/auth`.
- * They load on the first remote session (`RemoteClient.make`), which the HTTP tests exercise.
+ * fresh process loads neither the HTTP wires, nor `effect/http`'s client, nor SSE parsing, nor `@mcp-fleet/auth`'s
+ * OAuth machinery. They load on the first remote session (`RemoteClient.make`), which the HTTP tests exercise. The one
+ * module of auth a stdio program loads is its errors' (`AuthError.ts`, Schema classes only): `AuthorizationRequired`
+ * is one class, auth's, and the transport's error unions and scrubbing name it.
  */
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
@@ -18,7 +20,7 @@ const httpSide: ReadonlyArray<RegExp> = [
   /\/internal\/http\/(Exchange|SseReader|Body)\.ts$/,
   /\/effect\/dist\/http\/HttpClient\.js$/,
   /\/effect\/dist\/encoding\/Sse\.js$/,
-  /\/auth\/src\/[^/]+\.ts$/
+  /\/auth\/src\/(?!AuthError\.ts$)[^/]+\.ts$/
 ]
 
 describe("what the stdio path imports", () => {
