@@ -37,7 +37,7 @@ import type { InvalidUrl } from "./HttpError.ts"
 import type { Stats as ListCacheStats } from "./internal/ListCache.ts"
 import * as RemoteAdapter from "./internal/RemoteAdapter.ts"
 import * as StdioConstruction from "./internal/StdioClient.ts"
-import type { McpClientOptions } from "./McpClientOptions.ts"
+import type { McpClientOptions, RemoteOptions } from "./McpClientOptions.ts"
 import type {
   CallToolError,
   InitializeError,
@@ -48,7 +48,6 @@ import type {
   UnsupportedProtocolVersion
 } from "./McpError.ts"
 import type { CallToolResult, ServerNotification, ServerSession } from "./Protocol.ts"
-import type { RemoteOptions } from "./RemoteClient.ts"
 import type * as Features from "./session/Features.ts"
 import type * as Progress from "./session/Progress.ts"
 import type * as Subscriptions from "./Subscriptions.ts"

@@ -10,13 +10,14 @@
  * @internal
  */
 import * as Cause from "effect/Cause"
-import * as Duration from "effect/Duration"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type { ClientHandlers } from "../ClientHandlers.ts"
 import type * as Elicitation from "../Elicitation.ts"
+import { millis } from "../McpClientOptions.ts"
 import * as Sampling from "../Sampling.ts"
 import * as ElicitationForm from "./ElicitationForm.ts"
 import { schemaDetail } from "./SchemaDetail.ts"
@@ -40,12 +41,6 @@ const REJECTED = -1
 
 const fail = (kind: Failure["kind"], code: number, message: string): Effect.Effect<never, Failure> =>
   Effect.fail({ kind, code, message })
-
-const millis = (input: Duration.Input | undefined, fallback: number): number => {
-  if (input === undefined) return fallback
-  const ms = Duration.toMillis(Duration.fromInputUnsafe(input))
-  return Number.isFinite(ms) && ms > 0 ? ms : fallback
-}
 
 /** The default bound of each handler. */
 const TIMEOUT_MS = { roots: 10_000, elicitation: 600_000, sampling: 300_000 } as const

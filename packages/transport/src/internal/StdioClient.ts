@@ -7,7 +7,6 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
-import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import * as ClientHandlers from "../ClientHandlers.ts"
 import type { StdioClient } from "../McpClient.ts"
@@ -25,8 +24,7 @@ export const make = (
 ): Effect.Effect<StdioClient, SpawnError, Scope.Scope | ChildProcessSpawner.ChildProcessSpawner> =>
   Effect.gen(function*() {
     const opts = Options.resolve(options)
-    // Every `Redacted` env value is replaced with `<redacted>` in whatever the client derives from server output.
-    const secrets = Object.values(opts.env).flatMap((v) => (Redacted.isRedacted(v) ? [Redacted.value(v)] : []))
+    const secrets = opts.secrets
     // The spawn comes first, so the server starts while the session is set up.
     const { session, transport } = yield* McpSession.makeOver(
       {
