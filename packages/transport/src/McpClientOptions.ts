@@ -13,12 +13,60 @@ import * as Url from "./internal/http/Url.ts"
 import type { ProtocolChoice } from "./Protocol.ts"
 
 /**
+ * What every client takes, whatever its wire.
+ *
+ * @since 0.4.0
+ * @category options
+ */
+export interface SharedOptions {
+  /** A label for logs and errors. Default: the command's base name (stdio), the URL's host (remote). */
+  readonly name?: string | undefined
+  /** Deadline of each request (remote: `initialize` included). Absent, zero or negative → 30 seconds. */
+  readonly requestTimeout?: Duration.Input | undefined
+  /** `clientInfo` sent in `initialize`. Default `{ name: "mcp-fleet", version: "0.1.0" }`. */
+  readonly clientInfo?: { readonly name: string; readonly version: string; readonly title?: string } | undefined
+  /** Client capabilities declared in `initialize`. Default `{}` (none). */
+  readonly capabilities?: Readonly<Record<string, unknown>> | undefined
+  /**
+   * What answers the server's `roots/list`, `elicitation/create` and `sampling/createMessage`; each one present is
+   * declared in `capabilities`. A missing one is taken from the `Roots`, `Elicitation` or `Sampling` service when
+   * the program provides it. Default: none.
+   */
+  readonly handlers?: ClientHandlers | undefined
+  /**
+   * Longest inbound message accepted, in bytes: a stdout line (longer ones are dropped unbuffered), a JSON body, a
+   * single event of a stream. Default 4 MiB.
+   */
+  readonly maxMessageBytes?: number | undefined
+  /** Most requests waiting for an answer at once; more fail with `TooManyInFlight`. Default 1024. */
+  readonly maxInFlight?: number | undefined
+  /** Most pages a list may span before failing with `PageCapExceeded`. Default 20. */
+  readonly maxPages?: number | undefined
+  /** Server notifications buffered for slow consumers (oldest dropped first). Default 256. */
+  readonly notificationBuffer?: number | undefined
+  /**
+   * How many of the latest notifications a new subscriber receives first, so that one who subscribes right
+   * after `make` misses nothing the server sent at start (such as an early `list_changed`). Default 32.
+   */
+  readonly notificationReplay?: number | undefined
+  /**
+   * The protocol era: `auto` sends `server/discover` first and falls back to `initialize` (a server that answers
+   * `-32601` at once costs one round trip); `legacy`, `modern` or a version pin it. Stdio: kept for the process (a
+   * restart probes again); remote: cached per endpoint for the program's life. Default `auto` (remote over `sse`:
+   * `legacy`).
+   */
+  readonly protocol?: ProtocolChoice | undefined
+  /** Deadline of the `server/discover` probe under `auto` (a server that ignores it costs this). Default 5 seconds. */
+  readonly probeTimeout?: Duration.Input | undefined
+}
+
+/**
  * What `McpClient.make` needs to start and talk to one MCP server over stdio.
  *
  * @since 0.1.0
  * @category options
  */
-export interface McpClientOptions {
+export interface McpClientOptions extends SharedOptions {
   /** The executable to run (no shell: arguments are never interpreted). */
   readonly command: string
   readonly args?: ReadonlyArray<string> | undefined
@@ -31,49 +79,14 @@ export interface McpClientOptions {
   readonly env?: Readonly<Record<string, string | Redacted.Redacted<string>>> | undefined
   /** Opt in to passing the parent's whole environment to the child. Default `false`. */
   readonly inheritEnv?: boolean | undefined
-  /** A label for logs and errors. Default: the command's base name. */
-  readonly name?: string | undefined
-  /** Deadline of each request. Absent, zero or negative → 30 seconds. */
-  readonly requestTimeout?: Duration.Input | undefined
-  /** `clientInfo` sent in `initialize`. Default `{ name: "mcp-fleet", version: "0.1.0" }`. */
-  readonly clientInfo?: { readonly name: string; readonly version: string; readonly title?: string } | undefined
-  /** Client capabilities declared in `initialize`. Default `{}` (none). */
-  readonly capabilities?: Readonly<Record<string, unknown>> | undefined
-  /**
-   * What answers the server's `roots/list`, `elicitation/create` and `sampling/createMessage`; each one present is
-   * declared in `capabilities`. A missing one is taken from the `Roots`, `Elicitation` or `Sampling` service when
-   * the program provides it. Default: none.
-   */
-  readonly handlers?: ClientHandlers | undefined
-  /** Longest inbound line accepted, in bytes; longer ones are dropped unbuffered. Default 4 MiB. */
-  readonly maxMessageBytes?: number | undefined
-  /** Most requests waiting for an answer at once; more fail with `TooManyInFlight`. Default 1024. */
-  readonly maxInFlight?: number | undefined
-  /** Most pages a list may span before failing with `PageCapExceeded`. Default 20. */
-  readonly maxPages?: number | undefined
   /** How many of the last stderr lines are kept for errors and diagnostics. Default 20. */
   readonly stderrLines?: number | undefined
   /** Called with each complete stderr line as it arrives, in order (only when `stderrLines` > 0). */
   readonly onStderrLine?: ((line: string) => Effect.Effect<void>) | undefined
-  /** Server notifications buffered for slow consumers (oldest dropped first). Default 256. */
-  readonly notificationBuffer?: number | undefined
-  /**
-   * How many of the latest notifications a new subscriber receives first, so that one who subscribes right
-   * after `make` misses nothing the server sent at start (such as an early `list_changed`). Default 32.
-   */
-  readonly notificationReplay?: number | undefined
   /** After stdin is closed, how long the server may take to exit before SIGTERM. Default 2 seconds. */
   readonly shutdownGrace?: Duration.Input | undefined
   /** After SIGTERM, how long before SIGKILL. Default 2 seconds. */
   readonly killGrace?: Duration.Input | undefined
-  /**
-   * The protocol era: `auto` sends `server/discover` first and falls back to `initialize` (a server that answers
-   * `-32601` at once costs one round trip); `legacy`, `modern` or a version pin it. Kept for the process (a restart
-   * probes again). Default `auto`.
-   */
-  readonly protocol?: ProtocolChoice | undefined
-  /** Deadline of the `server/discover` probe under `auto` (a server that ignores it costs this). Default 5 seconds. */
-  readonly probeTimeout?: Duration.Input | undefined
 }
 
 /**
@@ -114,42 +127,17 @@ export interface ResolvedOptions {
  * @since 0.2.0
  * @category options
  */
-export interface RemoteOptions {
+export interface RemoteOptions extends SharedOptions {
   /** The server's MCP endpoint (`http:` or `https:`). */
   readonly url: string
   /** Headers sent on every request (`Authorization: Bearer …`); `Redacted` values never appear in any output. */
   readonly headers?: Readonly<Record<string, string | Redacted.Redacted<string>>> | undefined
   /** `http` (Streamable HTTP), `sse` (legacy HTTP+SSE) or `auto` (try the first, fall back). Default `auto`. */
   readonly transport?: "http" | "sse" | "auto" | undefined
-  /** A label for logs and errors. Default: the URL's host. */
-  readonly name?: string | undefined
-  /** Deadline of each request, `initialize` included. Absent, zero or negative → 30 seconds. */
-  readonly requestTimeout?: Duration.Input | undefined
-  readonly clientInfo?: { readonly name: string; readonly version: string; readonly title?: string } | undefined
-  readonly capabilities?: Readonly<Record<string, unknown>> | undefined
-  /** Largest JSON body, and largest single event of a stream, in bytes. Default 4 MiB. */
-  readonly maxMessageBytes?: number | undefined
-  readonly maxInFlight?: number | undefined
-  readonly maxPages?: number | undefined
-  readonly notificationBuffer?: number | undefined
-  readonly notificationReplay?: number | undefined
   /** Bound of the `DELETE` that ends the session at close. Default 2 seconds. */
   readonly closeTimeout?: Duration.Input | undefined
-  /**
-   * The protocol era: `auto` (default) sends `server/discover` first and falls back to `initialize`; `legacy`,
-   * `modern` or a version pin it. The era found is cached per endpoint for the program's life.
-   */
-  readonly protocol?: ProtocolChoice | undefined
-  /** Deadline of the `server/discover` probe under `auto`. Default 5 seconds. */
-  readonly probeTimeout?: Duration.Input | undefined
   /** The log level sent in `_meta` of modern requests. */
   readonly logLevel?: string | undefined
-  /**
-   * What answers the server's `roots/list`, `elicitation/create` and `sampling/createMessage`; each one present is
-   * declared in `capabilities`. A missing one is taken from the `Roots`, `Elicitation` or `Sampling` service when
-   * the program provides it. Default: none (`capabilities: {}`).
-   */
-  readonly handlers?: ClientHandlers | undefined
 }
 
 /**
