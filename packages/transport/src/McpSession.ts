@@ -34,8 +34,6 @@ import * as EraProbe from "./internal/EraProbe.ts"
 import * as JsonRpc from "./internal/JsonRpc.ts"
 import * as ListCache from "./internal/ListCache.ts"
 import * as Listen from "./internal/Listen.ts"
-import * as Meta from "./internal/Meta.ts"
-import * as ModernRequest from "./internal/ModernRequest.ts"
 import * as Mrtr from "./internal/Mrtr.ts"
 import * as PendingTable from "./internal/PendingTable.ts"
 import * as Publisher from "./internal/Publisher.ts"
@@ -48,14 +46,15 @@ import type { CallOptions, Stats, ToolList as ListedTools } from "./McpClient.ts
 import type { PageCapExceeded, ProcessExited, RepeatedCursor } from "./McpError.ts"
 import type { ErrIndexBuilding, UnsupportedProtocolVersion } from "./McpError.ts"
 import { ClientClosed, NotReady } from "./McpError.ts"
-import { MODERN_PROTOCOL_VERSION } from "./Protocol.ts"
+import { LATEST_PROTOCOL_VERSION } from "./Protocol.ts"
 import type { CallToolResult, ProtocolChoice, ServerNotification, ServerSession } from "./Protocol.ts"
 import type { FeatureOptions } from "./session/Context.ts"
+import * as Era from "./session/Era.ts"
 import * as Features from "./session/Features.ts"
 import * as Logging from "./session/Logging.ts"
 import * as Progress from "./session/Progress.ts"
 import * as Readiness_ from "./session/Readiness.ts"
-import * as Subscriptions from "./Subscriptions.ts"
+import type * as Subscriptions from "./Subscriptions.ts"
 import { McpTelemetry } from "./Telemetry.ts"
 import * as ModernHeaders from "./transport/http/ModernHeaders.ts"
 import type * as Transport from "./transport/Transport.ts"
@@ -312,20 +311,6 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
 
     const publisher = Publisher.make(notifications, config.notificationBuffer)
 
-    // subscriptions/listen has no deadline: it stays open until its scope closes (the cancellation) or it ends.
-    const listener = Listen.make({
-      server,
-      // The era's `_meta` and headers, but not ModernRequest's re-issue of a broken stream: a dropped listen is
-      // the listener's caller's to re-open (it re-lists once the new one is acknowledged).
-      send: (params) => {
-        const version = current()?.protocolVersion ?? MODERN_PROTOCOL_VERSION
-        const merged = Meta.merge(params, Meta.request(version, clientMeta))
-        const headers = isHttp()
-          ? ModernHeaders.forRequest("subscriptions/listen", merged, version, undefined)
-          : undefined
-        return pending.request("subscriptions/listen", merged, { timeoutMs: Infinity, cancellable: true, headers })
-      }
-    })
     // Lists kept for their `ttlMs` (2026-07-28); a list_changed drops its list before it is published.
     const lists = ListCache.group()
     const listCache = lists.cache<ListedTools>()
@@ -335,6 +320,10 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
     // What every modern request's `_meta` says about the client (subscriptions/listen's included).
     const clientMeta = { clientInfo: config.clientInfo, capabilities, logLevel: config.logLevel }
     const answerer = config.handlers === undefined ? undefined : ServerRequest.make(config.handlers, server)
+    const listener = Listen.make({
+      server,
+      send: Era.listenRequest(pending.request, clientMeta, () => isHttp(), () => current()?.protocolVersion)
+    })
     const dispatch = Dispatch.make({
       server,
       pending,
@@ -357,6 +346,20 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
 
     const eraCache = yield* EraCache
     const isHttp = () => transport?.kind === "http"
+    const eraParts: Era.Parts = {
+      server,
+      send,
+      pending: pending.request,
+      client: clientMeta,
+      http: isHttp,
+      listener,
+      toolHeaders: new Map(),
+      // Input requests (2026-07-28) are answered by the same handlers as the legacy era's server requests.
+      answer: config.answerInput ?? answerer,
+      maxRounds: config.maxInputRounds ?? Mrtr.DEFAULT_MAX_ROUNDS
+    }
+    /** The era the last handshake chose (`Era.of`); before the first, requests (`ping`) go as they are. */
+    let era: Era.Era = Era.legacy(eraParts, LATEST_PROTOCOL_VERSION)
     const handshake = EraProbe.run(send, {
       server,
       clientInfo: config.clientInfo,
@@ -380,8 +383,10 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
       Effect.matchEffect({
         onSuccess: (session) =>
           Effect.sync(() => {
-            if (session.era === "modern") transport?.established(session.protocolVersion)
-            if (config.eraKey !== undefined) eraCache.set(config.eraKey, session.era ?? "legacy")
+            // The era, chosen once per handshake: it says how requests go and lists end from now on.
+            era = Era.of(session, eraParts)
+            transport?.established(session.protocolVersion)
+            if (config.eraKey !== undefined) eraCache.set(config.eraKey, era.name)
             const instructions = session.instructions === undefined ? undefined : scrub(session.instructions)
             move({ _tag: "Initialized", session: { ...session, instructions } })
           }),
@@ -495,49 +500,11 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
 
     const current = (): ServerSession | undefined => Readiness_.session(state)
 
-    /** The designated header parameters of each tool of the last modern HTTP listing. */
-    const toolHeaders = new Map<string, ReadonlyArray<ModernHeaders.HeaderParameter>>()
-    const modern = ModernRequest.make({
-      server,
-      client: clientMeta,
-      get http() {
-        return isHttp()
-      },
-      toolHeaders: (tool) => toolHeaders.get(tool),
-      // Input requests (2026-07-28) are answered by the same handlers as the legacy era's server requests.
-      answer: config.answerInput ?? answerer,
-      maxRounds: config.maxInputRounds ?? Mrtr.DEFAULT_MAX_ROUNDS,
-      send: pending.request
-    })
-
     const calls = Calls.make({
-      // A modern session's requests carry the era's _meta and headers, and may ask for input.
-      route: (method, params, settings) => {
-        const session = current()
-        return session?.era === "modern" ? modern(session.protocolVersion, method, params, settings) : undefined
-      },
-      // Over modern HTTP, a tool whose x-mcp-header annotations break a rule cannot be called: it is skipped.
-      toolCheck: (session) => {
-        if (session.era !== "modern" || !isHttp()) return undefined
-        const headers = new Map<string, ReadonlyArray<ModernHeaders.HeaderParameter>>()
-        return {
-          check: (tool) => {
-            const read = ModernHeaders.annotations(tool.inputSchema)
-            if (read._tag === "Invalid") return read.rule
-            headers.set(tool.name, read.parameters)
-            return undefined
-          },
-          done: () => {
-            toolHeaders.clear()
-            for (const [name, parameters] of headers) toolHeaders.set(name, parameters)
-          }
-        }
-      },
+      era: () => era,
       server,
       requestTimeoutMs: config.requestTimeoutMs,
       maxPages: config.maxPages,
-      // Traced, the calls go through the request spans; untraced, straight to the pending table.
-      pending: send === pending.request ? pending : { ...pending, request: send },
       readiness: () => state,
       refusal: () => live.refusal?.(),
       scrub,
@@ -554,23 +521,14 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
       request,
       notifications: Stream.fromPubSub(notifications),
       logMessages: serverLog.messages,
-      subscription: listener.subscription,
       lists: { cache: lists.cache, now: () => clock.currentTimeMillisUnsafe() }
     })
 
     const listen = (filter: Subscriptions.Filter, options?: CallOptions) =>
-      calls.whenReady(() => new NotReady({ server, operation: "listen" }), options, Effect.succeed).pipe(
-        Effect.flatMap((session) =>
-          session.era !== "modern"
-            ? Effect.fail(
-              new Subscriptions.ListenFailed({
-                server,
-                reason: "legacy",
-                detail: `it speaks ${session.protocolVersion}, whose list changes arrive unsolicited`
-              })
-            )
-            : listener.open(filter, calls.timeoutOf(options))
-        )
+      calls.whenReady(
+        () => new NotReady({ server, operation: "listen" }),
+        options,
+        (_session, era) => era.listen(filter, calls.timeoutOf(options))
       )
 
     const session: McpSession = {

@@ -19,12 +19,11 @@ import { ErrIndexBuilding, NotReady, ProtocolError, RequestTimeout } from "../Mc
 import type { CallToolError, InitializeError, ListToolsError, RequestError } from "../McpSession.ts"
 import type { CallToolResult, ServerSession } from "../Protocol.ts"
 import type { FeatureOptions } from "../session/Context.ts"
+import type * as Era from "../session/Era.ts"
 import * as Progress from "../session/Progress.ts"
 import type { Readiness } from "../session/Readiness.ts"
-import type { DiscoveredTool } from "../Tool.ts"
 import * as CursorLoop from "./CursorLoop.ts"
 import * as ListCache from "./ListCache.ts"
-import type { PendingTable } from "./PendingTable.ts"
 import { schemaDetail } from "./SchemaDetail.ts"
 import * as ToolList from "./ToolList.ts"
 import { decodeCallResult } from "./WireDecoders.ts"
@@ -34,25 +33,15 @@ export interface Context {
   readonly server: string
   readonly requestTimeoutMs: number
   readonly maxPages: number
-  readonly pending: PendingTable
   readonly readiness: () => Readiness
+  /** The era the last handshake chose (before the first: legacy): how requests go, lists end, tools are checked. */
+  readonly era: () => Era.Era
   /** Why the transport takes no request any more, before the session has seen its end (stdio's drain window). */
   readonly refusal: () => RequestError | undefined
   readonly scrub: (text: string) => string
   /** The tools list kept for its `ttlMs` (2026-07-28), read and filled at `now`. */
   readonly toolsCache: ListCache.ListCache<ListedTools>
   readonly now: () => number
-  /** Sends a request another way than the pending table's plain path (the modern era), or `undefined`: not routed. */
-  readonly route?: (
-    method: string,
-    params: unknown,
-    settings: { readonly timeoutMs: number; readonly cancellable: boolean }
-  ) => Effect.Effect<unknown, RequestError> | undefined
-  /** A check that refuses some listed tools (with the reason), and what to do once the listing is complete. */
-  readonly toolCheck?: (session: ServerSession) => {
-    readonly check: (tool: DiscoveredTool) => string | undefined
-    readonly done: () => void
-  } | undefined
 }
 
 /** The calls of one session. */
@@ -66,11 +55,11 @@ export interface Calls {
     options?: FeatureOptions
   ) => Effect.Effect<unknown, RequestError>
   /** The readiness gate (see the module's note). */
-  readonly whenReady: <A, E, E2>(
+  readonly whenReady: <A, E, E2, R = never>(
     starting: () => E,
     options: CallOptions | undefined,
-    use: (session: ServerSession) => Effect.Effect<A, E2>
-  ) => Effect.Effect<A, E | E2 | InitializeError>
+    use: (session: ServerSession, era: Era.Era) => Effect.Effect<A, E2, R>
+  ) => Effect.Effect<A, E | E2 | InitializeError, R>
   readonly callTool: (
     name: string,
     args?: Readonly<Record<string, unknown>>,
@@ -81,7 +70,7 @@ export interface Calls {
 
 /** Builds the calls over `context`. */
 export const make = (context: Context): Calls => {
-  const { pending, scrub, server, toolsCache } = context
+  const { scrub, server, toolsCache } = context
 
   const timeoutOf = (options: CallOptions | undefined) =>
     options?.timeout === undefined
@@ -91,26 +80,26 @@ export const make = (context: Context): Calls => {
   const request = (method: string, params?: unknown, options?: FeatureOptions) =>
     Progress.run(options, (hooks) => {
       const settings = { timeoutMs: timeoutOf(options), cancellable: true, progress: hooks }
-      return context.route?.(method, params, settings) ?? pending.request(method, params, settings)
+      return context.era().request(method, params, settings)
     })
 
   /** Runs `use` with the session once ready; `starting` says why not while the first handshake runs. */
-  const whenReady = <A, E, E2>(
+  const whenReady = <A, E, E2, R = never>(
     starting: () => E,
     options: CallOptions | undefined,
-    use: (session: ServerSession) => Effect.Effect<A, E2>
-  ): Effect.Effect<A, E | E2 | InitializeError> =>
-    Effect.suspend((): Effect.Effect<A, E | E2 | InitializeError> => {
+    use: (session: ServerSession, era: Era.Era) => Effect.Effect<A, E2, R>
+  ): Effect.Effect<A, E | E2 | InitializeError, R> =>
+    Effect.suspend((): Effect.Effect<A, E | E2 | InitializeError, R> => {
       const state = context.readiness()
       switch (state._tag) {
         case "Ready":
-          return use(state.session)
+          return use(state.session, context.era())
         case "Renewing":
           return Deferred.await(state.done).pipe(
             Effect.timeoutOption(timeoutOf(options)),
-            Effect.flatMap((session): Effect.Effect<A, E2 | RequestTimeout> =>
+            Effect.flatMap((session): Effect.Effect<A, E2 | RequestTimeout, R> =>
               Option.isSome(session)
-                ? use(session.value)
+                ? use(session.value, context.era())
                 : Effect.fail(new RequestTimeout({ server, method: "initialize", timeoutMs: timeoutOf(options) }))
             )
           )
@@ -148,16 +137,16 @@ export const make = (context: Context): Calls => {
     whenReady(
       () => new NotReady({ server, operation: "listTools" }),
       options,
-      (session) =>
+      (session, era) =>
         ListCache.through(toolsCache, "tools/list", context.now, (seen) =>
           Effect.suspend(() => {
-            const refusing = context.toolCheck?.(session)
+            const refusing = era.toolCheck()
             const collected = ToolList.collector(scrub, refusing?.check)
             return CursorLoop.collect({
               server,
               method: "tools/list",
               maxPages: context.maxPages,
-              protocolVersion: session.protocolVersion,
+              endsList: era.endsList,
               fetch: (params) => Effect.map(request("tools/list", params, options), seen),
               page: scrubbedPage,
               onItems: collected.add

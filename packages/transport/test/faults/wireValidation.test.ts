@@ -5,13 +5,13 @@
  *   `ProtocolError`.
  * - Two listed tools with the same name: the first is kept, the later one is reported in `skipped` with a reason.
  * - In the legacy protocol era (≤ 2025-11-25) `nextCursor: ""` ends the list, as several real server stacks mean
- *   it. (From 2026-07-28 on, `""` is a cursor like any other: pinned on `Pagination.endsList`, since that era
- *   cannot be negotiated yet.)
+ *   it. (From 2026-07-28 on, `""` is a cursor like any other: pinned on the eras' `endsList`.)
  */
 import { assert, describe, it } from "@effect/vitest"
 import { McpClient } from "@mcp-fleet/transport"
 import { Effect, Fiber } from "effect"
-import * as Pagination from "../../src/internal/Pagination.ts"
+import * as Listen from "../../src/internal/Listen.ts"
+import * as Era from "../../src/session/Era.ts"
 import { controlledPeer, eventually } from "../peers.ts"
 import { cursorOf, failureOf, framesWith } from "./helpers.ts"
 
@@ -79,13 +79,28 @@ describe("Fault: wire validation (in-memory peer)", () => {
     }))
 
   it("endsList: an absent cursor always ends a list; \"\" ends it in the legacy era and is a cursor from 2026-07-28", () => {
-    for (const version of ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]) {
-      assert.isTrue(Pagination.endsList(undefined, version), version)
-      assert.isTrue(Pagination.endsList("", version), `"" ends a ${version} list`)
-      assert.isFalse(Pagination.endsList("p2", version), version)
+    const unused = () => Effect.die("not sent")
+    const parts: Era.Parts = {
+      server: "s",
+      send: unused,
+      pending: unused,
+      client: { clientInfo: { name: "c", version: "1" }, capabilities: {} },
+      http: () => false,
+      listener: Listen.make({ server: "s", send: unused }),
+      toolHeaders: new Map(),
+      answer: undefined,
+      maxRounds: 1
     }
-    assert.isTrue(Pagination.endsList(undefined, "2026-07-28"))
-    assert.isFalse(Pagination.endsList("", "2026-07-28"), "\"\" is a cursor in the 2026-07-28 era")
-    assert.isFalse(Pagination.endsList("p2", "2026-07-28"))
+    const session = { serverInfo: { name: "s", version: "1" }, capabilities: {}, instructions: undefined }
+    for (const version of ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]) {
+      const legacy = Era.of({ ...session, protocolVersion: version, era: "legacy" }, parts)
+      assert.isTrue(legacy.endsList(undefined), version)
+      assert.isTrue(legacy.endsList(""), `"" ends a ${version} list`)
+      assert.isFalse(legacy.endsList("p2"), version)
+    }
+    const modern = Era.of({ ...session, protocolVersion: "2026-07-28", era: "modern" }, parts)
+    assert.isTrue(modern.endsList(undefined))
+    assert.isFalse(modern.endsList(""), "\"\" is a cursor in the 2026-07-28 era")
+    assert.isFalse(modern.endsList("p2"))
   })
 })
