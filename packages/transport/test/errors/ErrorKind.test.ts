@@ -132,9 +132,7 @@ describe("ErrorKind", () => {
       )
       assert.strictEqual(yield* Deferred.await(firstFailure), "ErrIndexBuilding")
       // The server finishes starting: answer its initialize now.
-      const isInitialize = (f: unknown): f is McpPeer.Message =>
-        typeof f === "object" && f !== null && "method" in f && f.method === "initialize"
-      yield* McpPeer.eventually(() => frames.some(isInitialize), "the initialize request arrived")
+      yield* McpPeer.awaitMethod(frames, "initialize")
       const init = frames.find((f): f is McpPeer.Message =>
         typeof f === "object" && f !== null && "method" in f && f.method === "initialize"
       )!

@@ -6,18 +6,20 @@
 import { assert, describe, it } from "@effect/vitest"
 import { McpClient } from "@mcp-fleet/transport"
 import { Effect, Exit, Scope } from "effect"
-import { closeWhileClockPasses, controlledPeer, eventually } from "../peers.ts"
+import { awaitMethod, closeWhileClockPasses, controlledPeer } from "../peers.ts"
 import { assertAllFibersDone, closableScope } from "./helpers.ts"
 
 /** A client still initializing, with a call pending and stderr output, as a close most often finds it. */
 const busyClient = (scope: Scope.Scope) =>
   Effect.gen(function*() {
-    const { layer, peer } = yield* controlledPeer({ initialize: "never" })
+    const { frames, layer, peer } = yield* controlledPeer({ initialize: "never" })
     const client = yield* McpClient.make({ command: "server" }).pipe(Effect.provide(layer), Scope.provide(scope))
     const p = yield* peer
     yield* p.stderr("starting\n")
     yield* client.ping().pipe(Effect.exit, Effect.forkScoped)
-    yield* eventually(() => client.stats().pending === 2, "initialize and ping pending")
+    yield* awaitMethod(frames, "initialize")
+    yield* awaitMethod(frames, "ping")
+    assert.strictEqual(client.stats().pending, 2, "initialize and ping pending")
     assert.isFalse(Object.values(client.stats().fibersDone).every(Boolean), "the fibers run before the close")
     return client
   })
@@ -29,14 +31,14 @@ const busyClient = (scope: Scope.Scope) =>
  */
 const stuckClient = (scope: Scope.Scope) =>
   Effect.gen(function*() {
-    const { layer } = yield* controlledPeer({ ignoreEof: true }, { unkillable: true })
+    const { frames, layer } = yield* controlledPeer({ ignoreEof: true }, { unkillable: true })
     const client = yield* McpClient.make({ command: "server", shutdownGrace: 1_000, killGrace: 1_000 }).pipe(
       Effect.provide(layer),
       Scope.provide(scope)
     )
     yield* client.awaitReady
     yield* client.ping().pipe(Effect.exit, Effect.forkScoped)
-    yield* eventually(() => client.stats().pending === 1, "ping pending")
+    yield* awaitMethod(frames, "ping")
     return client
   })
 

@@ -12,7 +12,7 @@ import { McpClient } from "@mcp-fleet/transport"
 import { Effect, Fiber } from "effect"
 import * as Listen from "../../src/internal/Listen.ts"
 import * as Era from "../../src/session/Era.ts"
-import { controlledPeer, eventually } from "../peers.ts"
+import { awaitMethod, controlledPeer } from "../peers.ts"
 import { cursorOf, failureOf, framesWith } from "./helpers.ts"
 
 const tool = (name: string, description?: string) => ({
@@ -28,7 +28,7 @@ describe("Fault: wire validation (in-memory peer)", () => {
       const client = yield* McpClient.make({ command: "server" }).pipe(Effect.provide(layer))
       yield* client.awaitReady
       const call = yield* client.callTool("x").pipe(Effect.exit, Effect.forkChild({ startImmediately: true }))
-      yield* eventually(() => framesWith(frames, "tools/call").length === 1, "call sent")
+      yield* awaitMethod(frames, "tools/call", 1)
       const id = framesWith(frames, "tools/call")[0]!.id
       yield* (yield* peer).send({ jsonrpc: "2.0", id, error: { code: 1.5, message: "half" } })
       const error = failureOf(yield* Fiber.join(call))
