@@ -5,7 +5,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { McpPeer } from "@mcp-fleet/testing"
-import { Cause, Effect, Exit, Option } from "effect"
+import { Cause, Deferred, Effect, Exit, Option } from "effect"
 import { always, build, fleetSpawner } from "./fleetPeers.ts"
 
 const failureOf = <A, E>(exit: Exit.Exit<A, E>): E => {
@@ -103,12 +103,16 @@ describe("the manager's resources and prompts", () => {
   it.effect("serverLogLevel is asked of every server that declares logging, once ready; not of the others", () =>
     Effect.gen(function*() {
       const asked: Array<[string, unknown]> = []
+      const setLevel = Deferred.makeUnsafe<void>()
       const serve = (name: string, capabilities: Record<string, unknown>) =>
         always({
           initialize: { capabilities },
           onRequest: (msg) =>
             Effect.sync(() => {
-              if (msg.method === "logging/setLevel") asked.push([name, msg.params])
+              if (msg.method === "logging/setLevel") {
+                asked.push([name, msg.params])
+                Deferred.doneUnsafe(setLevel, Exit.void)
+              }
               return msg.method === "tools/list" ? tools : msg.method === "logging/setLevel" ? {} : undefined
             })
         })
@@ -122,7 +126,7 @@ describe("the manager's resources and prompts", () => {
       }, layer)
       yield* manager.waitForReady("loud")
       yield* manager.waitForReady("quiet")
-      yield* McpPeer.eventually(() => asked.length > 0, "setLevel asked")
+      yield* Deferred.await(setLevel)
       assert.deepStrictEqual(asked, [["loud", { level: "warning" }]])
     }))
 })

@@ -199,9 +199,11 @@ export const controlled = (script: Script, options?: FakeSpawner.Options) =>
 export const echoResult = (args: unknown) => ({ content: [{ type: "text", text: JSON.stringify(args) }] })
 
 /**
- * Waits, on events rather than time, until `check` holds: yields to other fibers in between and dies after
- * `maxYields` yields.
+ * Polls `check`, yielding to other fibers in between, and dies after `maxYields` yields.
  *
+ * @deprecated Counted yields are not events: latch on `awaitFrames`/`awaitMethod`, `Peer.read`, a `Deferred` or the
+ * code under test's own stream (the manager's `snapshots`). Kept only for the manager's two feature-catalog waits,
+ * whose catalog does not signal its listings yet.
  * @since 0.1.0
  * @category helpers
  */
