@@ -15,7 +15,7 @@ import * as AuthorizationPrompt from "@mcp-fleet/auth/AuthorizationPrompt"
 import * as McpAuth from "@mcp-fleet/auth/McpAuth"
 import * as TokenStore from "@mcp-fleet/auth/TokenStore"
 import type { ConfigError, McpConfig } from "@mcp-fleet/config"
-import { McpClient, RemoteClient } from "@mcp-fleet/transport"
+import { McpClient } from "@mcp-fleet/transport"
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
@@ -215,7 +215,7 @@ const status = Command.make(
             const t = Option.getOrUndefined(held)
             return {
               name: entry.name,
-              url: RemoteClient.redactUrl(entry.url),
+              url: McpClient.redactUrl(entry.url),
               authorized: t !== undefined,
               issuer: t?.issuer ?? null,
               scope: t?.scope ?? null,

@@ -35,7 +35,7 @@ describe("manager telemetry", () => {
       assert.deepInclude(parent.attributes, { "mcp.server.name": "notes", "gen_ai.tool.name": "read" })
       assert.strictEqual(child.kind, SpanKind.CLIENT)
       assert.strictEqual(child.parentSpanContext?.spanId, parent.spanContext().spanId)
-      // stdio runs on McpSession: the request id is known to the span too.
+      // stdio runs on the same session as HTTP: the request id is known to the span too.
       assert.match(String(child.attributes["jsonrpc.request.id"]), /^\d+$/)
       assert.deepInclude(child.attributes, {
         "mcp.method.name": "tools/call",

@@ -96,6 +96,10 @@ export interface McpClientOptions extends SharedOptions {
  * @category options
  */
 export interface ResolvedOptions {
+  /** The label (`name`), as the session calls it. */
+  readonly server: string
+  /** Deadline of `initialize`: none (`Infinity`); a slow start is not death, the caller bounds readiness. */
+  readonly initializeTimeoutMs: number
   readonly command: string
   readonly args: ReadonlyArray<string>
   readonly cwd: string | undefined
@@ -147,11 +151,16 @@ export interface RemoteOptions extends SharedOptions {
  * @category options
  */
 export interface ResolvedRemote {
-  readonly name: string
+  /** The label (`name`), as the session calls it. */
+  readonly server: string
   /** The endpoint, without user and password (those became `Authorization: Basic`, unless a header said). */
-  readonly url: URL
+  readonly endpoint: URL
   /** The URL as it may be shown: credentials redacted. */
-  readonly shownUrl: string
+  readonly url: string
+  /** The key of the endpoint's era in the era cache. */
+  readonly eraKey: string
+  /** Deadline of `initialize`: the request timeout. */
+  readonly initializeTimeoutMs: number
   readonly headers: Readonly<Record<string, string | Redacted.Redacted<string>>>
   readonly mode: "http" | "sse" | "auto"
   readonly requestTimeoutMs: number
@@ -223,13 +232,16 @@ const baseName = (command: string): string => {
  */
 export const resolve = (options: McpClientOptions): ResolvedOptions => {
   const env = options.env ?? {}
+  const name = options.name ?? baseName(options.command)
   return {
+    server: name,
+    initializeTimeoutMs: Infinity,
     command: options.command,
     args: options.args ?? [],
     cwd: options.cwd,
     env,
     inheritEnv: options.inheritEnv ?? false,
-    name: options.name ?? baseName(options.command),
+    name,
     requestTimeoutMs: requestTimeoutMillis(options.requestTimeout),
     clientInfo: options.clientInfo ?? CLIENT_INFO,
     capabilities: options.capabilities ?? {},
@@ -301,13 +313,16 @@ export const resolveRemote = (options: RemoteOptions): Effect.Effect<ResolvedRem
     }
     if (given.password !== "") secrets.push(decodeURIComponent(given.password))
     const mode = options.transport ?? "auto"
+    const requestTimeoutMs = requestTimeoutMillis(options.requestTimeout)
     return {
-      name,
-      url,
-      shownUrl: Url.redact(given),
+      server: name,
+      endpoint: url,
+      url: Url.redact(given),
+      eraKey: url.href,
       headers,
       mode,
-      requestTimeoutMs: requestTimeoutMillis(options.requestTimeout),
+      requestTimeoutMs,
+      initializeTimeoutMs: requestTimeoutMs,
       clientInfo: options.clientInfo ?? CLIENT_INFO,
       capabilities: options.capabilities ?? {},
       maxMessageBytes: positive(options.maxMessageBytes, MAX_MESSAGE_BYTES),

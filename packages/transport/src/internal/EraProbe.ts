@@ -24,7 +24,7 @@ import { HeaderMismatch, MissingClientCapability } from "../EraError.ts"
 import { ProtocolError, RemoteError, UnsupportedProtocolVersion } from "../McpError.ts"
 import type { Era, ProtocolChoice, ServerSession } from "../Protocol.ts"
 import { Implementation, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from "../Protocol.ts"
-import * as Handshake from "./Handshake.ts"
+import * as Initialize from "./Initialize.ts"
 import * as Meta from "./Meta.ts"
 import { schemaDetail } from "./SchemaDetail.ts"
 
@@ -43,7 +43,7 @@ export type Request<E> = (
 ) => Effect.Effect<unknown, E>
 
 /** How to choose, and what the client says. */
-export interface Config extends Handshake.ClientDescription {
+export interface Config extends Initialize.ClientDescription {
   readonly protocol: ProtocolChoice
   /** Deadline of the `server/discover` probe under `auto`. */
   readonly probeTimeoutMs: number
@@ -109,7 +109,7 @@ export const run = <E>(
   const auto = choice === "auto"
   type Failure = E | ProtocolError | UnsupportedProtocolVersion | MissingClientCapability | HeaderMismatch
 
-  const legacy = Handshake.run(request, config, initialized)
+  const legacy = Initialize.run(request, config, initialized)
 
   const unsupported = (requested: string, serverSupported: ReadonlyArray<string>) =>
     new UnsupportedProtocolVersion({

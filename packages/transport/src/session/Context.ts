@@ -1,6 +1,6 @@
 /**
  * What the feature modules (`Resources`, `Prompts`, `Completion`, `Features`) need of a session: its readiness
- * gate, its request path and its inbound streams. `McpSession` builds one; the modules never see the transport.
+ * gate, its request path and its inbound streams. `Open` builds one; the modules never see the wire.
  *
  * @since 0.3.0
  */

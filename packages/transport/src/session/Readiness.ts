@@ -8,10 +8,16 @@
  * ending) carries what new requests are refused with once the end is signalled, and `Failed` and `Closed` say when
  * every fiber of the client has been joined (`joined`).
  *
+ * `make` holds one session's value: `move` is the one place it changes (it completes a waiting `awaitReady` and
+ * publishes the change), read synchronously on every call's path.
+ *
  * @since 0.4.0
  */
-import type * as Deferred from "effect/Deferred"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as PubSub from "effect/PubSub"
+import * as Stream from "effect/Stream"
 import type { ClientClosed, InitializeError, ProcessExited } from "../McpError.ts"
 import type { ServerSession } from "../Protocol.ts"
 
@@ -160,3 +166,60 @@ export const isJoined = (state: Readiness): boolean =>
  */
 export const lastError = (state: Readiness): string | undefined =>
   state._tag === "Failed" || state._tag === "Closed" ? state.error.message : undefined
+
+/**
+ * One session's readiness: the value, the one place it moves, its changes and the wait for the handshake.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface Cell {
+  readonly get: () => Readiness
+  /** Moves by `next`; a waiting `done` completes with the outcome and a change of state is published. `false`: the event did not apply. */
+  readonly move: (event: Event) => boolean
+  /** The latest value, then every change of state. */
+  readonly changes: Stream.Stream<Readiness>
+  /** The handshake's outcome: the session once ready, the error once failed or closed. */
+  readonly awaitReady: Effect.Effect<ServerSession, InitializeError>
+}
+
+const cell = (changes: PubSub.PubSub<Readiness>): Cell => {
+  let state: Readiness = { _tag: "Starting", done: Deferred.makeUnsafe() }
+  PubSub.publishUnsafe(changes, state)
+  return {
+    get: () => state,
+    move: (event) => {
+      const previous = state
+      const moved = next(previous, event)
+      if (moved === undefined) return false
+      state = moved
+      if (moved._tag !== previous._tag) PubSub.publishUnsafe(changes, moved)
+      const outcome = settles(previous, moved)
+      if (outcome !== undefined && (previous._tag === "Starting" || previous._tag === "Renewing")) {
+        Deferred.doneUnsafe(previous.done, outcome)
+      }
+      return true
+    },
+    changes: Stream.fromPubSub(changes),
+    awaitReady: Effect.suspend(() => {
+      switch (state._tag) {
+        case "Ready":
+          return Effect.succeed(state.session)
+        case "Starting":
+        case "Renewing":
+          return Deferred.await(state.done)
+        case "Failed":
+        case "Closed":
+          return Effect.fail(state.error)
+      }
+    })
+  }
+}
+
+/**
+ * A cell in `Starting`.
+ *
+ * @since 0.4.0
+ * @category constructors
+ */
+export const make: Effect.Effect<Cell> = Effect.map(PubSub.sliding<Readiness>({ capacity: 16, replay: 1 }), cell)

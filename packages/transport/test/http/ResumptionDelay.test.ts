@@ -8,7 +8,7 @@
  */
 import { NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { RemoteClient } from "@mcp-fleet/transport"
+import { McpClient } from "@mcp-fleet/transport"
 import { Clock, Deferred, Duration, Effect, Fiber, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import type { Recorded } from "./HttpPeer.ts"
@@ -69,7 +69,7 @@ describe("Streamable HTTP resumption delay (TestClock)", () => {
       const peer = yield* serve(handler)
       const asked = yield* Deferred.make<void>()
       const clock = yield* reportingClock(RETRY_MS, asked)
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http", protocol: "legacy" }).pipe(
+      const client = yield* McpClient.http({ url: peer.url, transport: "http", protocol: "legacy" }).pipe(
         Effect.provideService(Clock.Clock, clock)
       )
       yield* awaitEvent(client.awaitReady)
@@ -109,7 +109,7 @@ describe("Streamable HTTP resumption delay (TestClock)", () => {
       const peer = yield* serve(handler)
       const asked = yield* Deferred.make<void>()
       const clock = yield* reportingClock(RETRY_MS, asked)
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http", protocol: "legacy" }).pipe(
+      const client = yield* McpClient.http({ url: peer.url, transport: "http", protocol: "legacy" }).pipe(
         Effect.provideService(Clock.Clock, clock)
       )
       yield* awaitEvent(client.awaitReady)

@@ -1,7 +1,7 @@
 /**
  * A stdio-only program does not load the HTTP side: importing `@mcp-fleet/transport` (or its `McpClient`) in a
  * fresh process loads neither the HTTP wires, nor `effect/http`'s client, nor SSE parsing, nor `@mcp-fleet/auth`'s
- * OAuth machinery. They load on the first remote session (`RemoteClient.make`), which the HTTP tests exercise. The one
+ * OAuth machinery. They load on the first remote session (`McpClient.http`), which the HTTP tests exercise. The one
  * module of auth a stdio program loads is its errors' (`AuthError.ts`, Schema classes only): `AuthorizationRequired`
  * is one class, auth's, and the transport's error unions and scrubbing name it.
  */

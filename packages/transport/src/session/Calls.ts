@@ -13,20 +13,20 @@ import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
-import type { CallOptions, ToolList as ListedTools } from "../McpClient.ts"
+import * as CursorLoop from "../internal/CursorLoop.ts"
+import * as ListCache from "../internal/ListCache.ts"
+import { schemaDetail } from "../internal/SchemaDetail.ts"
+import * as ToolList from "../internal/ToolList.ts"
+import { decodeCallResult } from "../internal/WireDecoders.ts"
 import * as Options from "../McpClientOptions.ts"
 import { ErrIndexBuilding, NotReady, ProtocolError, RequestTimeout } from "../McpError.ts"
-import type { CallToolError, InitializeError, ListToolsError, RequestError } from "../McpSession.ts"
+import type { CallToolError, InitializeError, ListToolsError, RequestError } from "../McpError.ts"
 import type { CallToolResult, ServerSession } from "../Protocol.ts"
-import type { FeatureOptions } from "../session/Context.ts"
-import type * as Era from "../session/Era.ts"
-import * as Progress from "../session/Progress.ts"
-import type { Readiness } from "../session/Readiness.ts"
-import * as CursorLoop from "./CursorLoop.ts"
-import * as ListCache from "./ListCache.ts"
-import { schemaDetail } from "./SchemaDetail.ts"
-import * as ToolList from "./ToolList.ts"
-import { decodeCallResult } from "./WireDecoders.ts"
+import type { FeatureOptions } from "./Context.ts"
+import type * as Era from "./Era.ts"
+import * as Progress from "./Progress.ts"
+import type { Readiness } from "./Readiness.ts"
+import type { CallOptions, ToolList as ListedTools } from "./Session.ts"
 
 /** What the calls need from their session. */
 export interface Context {
@@ -155,7 +155,7 @@ export const make = (context: Context): Calls => {
               return { tools: collected.tools, instructions: session.instructions, skipped: collected.skipped, pages }
             }))
           }))
-    ).pipe(Effect.withSpan("McpSession.listTools"))
+    ).pipe(Effect.withSpan("McpClient.listTools"))
 
   return { timeoutOf, request, whenReady, callTool, listTools }
 }

@@ -1,0 +1,74 @@
+/**
+ * A session's one way to its wire. The wire opens with the session's `Receiver`, whose targets (the pending table,
+ * the dispatcher, the handshake, the shutdown) must exist first; they reach the wire through the link, connected
+ * once when the wire is open. Nothing goes out before that: the handshake, the first sender, starts after it.
+ *
+ * The link also keeps what the session told the wire (the negotiated protocol version, for tracing), and the
+ * per-request fast path of a pipe that carries every message as it is (stdio's `write`: no `Frame` per call).
+ *
+ * @internal
+ */
+import * as Effect from "effect/Effect"
+import type { Outlet } from "../internal/PendingTable.ts"
+import type { ClientClosed, ProcessExited } from "../McpError.ts"
+import type { Frame, Kind, Transport } from "../transport/Transport.ts"
+
+/** The link of one session. */
+export interface Link {
+  /** Connects the wire (once). */
+  readonly connect: (wire: Transport) => void
+  /** Where the pending table sends requests, frames and abandons. */
+  readonly outlet: Outlet
+  readonly send: (frame: Frame) => void
+  /** The wire's kind; `http` until connected (only tracing reads it then). */
+  readonly kind: () => Kind
+  readonly isHttp: () => boolean
+  /** Why the wire takes no request any more, before it has ended (stdio: the process has exited). */
+  readonly refusal: () => ProcessExited | ClientClosed | undefined
+  /** The server's session id (`Mcp-Session-Id`), for tracing. */
+  readonly sessionId: () => string | undefined
+  /** Tells the wire the negotiated version (sent as `MCP-Protocol-Version` from now on) and keeps it. */
+  readonly established: (protocolVersion: string) => void
+  /** The last negotiated version, for tracing. */
+  readonly protocolVersion: () => string | undefined
+  /** Ends the wire: bounded (`close`), or at once (`force`: the wire's `kill`, else its `close`). */
+  readonly end: (mode: "close" | "force") => Effect.Effect<void>
+  /** Log annotations of the session's lines about this wire (stdio: the pid). */
+  readonly annotations: () => Readonly<Record<string, unknown>>
+}
+
+/** A link not yet connected. */
+export const make = (): Link => {
+  let wire: Transport | undefined
+  let version: string | undefined
+  let request: Outlet["request"] = (id, method, text, headers) =>
+    wire?.send({ _tag: "Request", id, method, text, headers })
+  return {
+    connect: (connected) => {
+      wire = connected
+      const write = connected.write
+      if (write !== undefined) request = (_id, _method, text) => write(text)
+    },
+    outlet: {
+      request: (id, method, text, headers) => request(id, method, text, headers),
+      send: (frame) => wire?.send(frame),
+      abandon: (id) => wire?.abandon(id)
+    },
+    send: (frame) => wire?.send(frame),
+    kind: () => wire?.kind ?? "http",
+    isHttp: () => wire?.kind === "http",
+    refusal: () => wire?.refusal?.(),
+    sessionId: () => wire?.sessionId?.(),
+    established: (protocolVersion) => {
+      version = protocolVersion
+      wire?.established(protocolVersion)
+    },
+    protocolVersion: () => version,
+    end: (mode) =>
+      Effect.suspend(() => {
+        if (wire === undefined) return Effect.void
+        return mode === "force" && wire.kill !== undefined ? wire.kill : wire.close
+      }),
+    annotations: () => wire?.annotations ?? { transport: wire?.kind }
+  }
+}
