@@ -84,6 +84,11 @@ describe("ToolSearch ranking", () => {
     assert.deepStrictEqual(index.search("zzzzqqq"), [])
   })
 
+  it("equal scores are in the order of exposed names", () => {
+    const twins = [doc("b", "dup", "Same words."), doc("a", "dup", "Same words."), doc("c", "dup", "Same words.")]
+    assert.deepStrictEqual(names(ToolSearch.make(twins).search("same words")), ["a__dup", "b__dup", "c__dup"])
+  })
+
   it("the same index and query give the same list, whatever the order of the documents", () => {
     const reversed = ToolSearch.make([...docs].reverse())
     for (const query of ["file", "graph", "create", "comment issue", "e"]) {
