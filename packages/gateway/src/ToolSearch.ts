@@ -300,10 +300,12 @@ export const make = (documents: ReadonlyArray<Document>): Index => {
     search: (query, options = {}) => {
       const limit = Math.min(50, Math.max(1, Math.floor(options.limit ?? DEFAULT_LIMIT)))
       const exact = query.trim()
-      const hits = mini.search(query).map((result): Hit => {
-        const doc = docs[result.id as number]!
-        return { ...doc, score: result.score }
-      })
+      const hits: Array<Hit> = []
+      for (const result of mini.search(query)) {
+        const id: unknown = result.id
+        const doc = typeof id === "number" ? docs[id] : undefined
+        if (doc !== undefined) hits.push({ ...doc, score: result.score })
+      }
       for (const doc of docs) {
         if ((doc.name === exact || doc.tool.name === exact) && !hits.some((h) => h.name === doc.name)) {
           hits.push({ ...doc, score: 0 })

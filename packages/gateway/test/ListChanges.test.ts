@@ -4,14 +4,14 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { ListChanges } from "@mcp-fleet/gateway"
-import { Effect, Option, Queue, Ref, Stream } from "effect"
+import { type Duration, Effect, Option, Queue, Ref, Stream } from "effect"
 import { TestClock } from "effect/testing"
 
 const tool = (name: string, description = "d") => ({ name, description, inputSchema: { type: "object" } })
 const empty: ListChanges.Catalog = { tools: [], resources: [], resourceTemplates: [], prompts: [] }
 
 /** A running watcher: its catalog, its trigger queue, its reads and its output, as events. */
-const harness = (initial: ListChanges.Catalog, options: { readonly every?: string } = {}) =>
+const harness = (initial: ListChanges.Catalog, options: { readonly every?: Duration.Input } = {}) =>
   Effect.gen(function*() {
     const catalog = yield* Ref.make(initial)
     const triggers = yield* Queue.unbounded<void>()

@@ -15,10 +15,25 @@ const result = (...content: Array<Protocol.ContentBlock>): Protocol.CallToolResu
 const store = (options: ResultStore.Options) =>
   ResultStore.make(options).pipe(Effect.provide(SecureRandom.layerWebCrypto))
 
+/** The text of a block or a resource's contents. */
+const textOf = (block: unknown): string => {
+  if (typeof block === "object" && block !== null && "text" in block && typeof block.text === "string") {
+    return block.text
+  }
+  return assert.fail(`no text in ${JSON.stringify(block)}`)
+}
+
 const linkOf = (r: Protocol.CallToolResult) => {
   const link = r.content.find((b) => b.type === "resource_link")
-  assert.isDefined(link)
-  return link as { readonly uri: string; readonly size: number; readonly mimeType: string }
+  if (link === undefined || typeof link["uri"] !== "string" || typeof link["size"] !== "number") {
+    return assert.fail("no resource_link")
+  }
+  return { uri: link["uri"], size: link["size"] }
+}
+
+const nextOf = (page: { readonly _meta?: { readonly [key: string]: unknown } }): string | undefined => {
+  const next = page._meta?.["mcp-fleet/next"]
+  return typeof next === "string" ? next : undefined
 }
 
 /** Reads every page from the link, following `mcp-fleet/next`. */
@@ -29,10 +44,9 @@ const readAll = (s: ResultStore.ResultStore["Service"], uri: string) =>
     let pages = 0
     while (next !== undefined) {
       const page = yield* s.read(next)
-      const content = page.contents[0] as { readonly text: string }
-      whole += content.text
+      whole += textOf(page.contents[0])
       pages++
-      next = page._meta?.["mcp-fleet/next"] as string | undefined
+      next = nextOf(page)
     }
     return { whole, pages }
   })
@@ -61,7 +75,7 @@ describe("ResultStore", () => {
       assert.strictEqual(spilled.structuredContent, undefined)
       assert.strictEqual(spilled.content.length, 3)
       assert.deepStrictEqual(spilled.content[1], image)
-      const head = (spilled.content[0] as { readonly text: string }).text
+      const head = textOf(spilled.content[0])
       assert.isTrue(head.startsWith("0123456789\n\n[mcp-fleet: this result is 302 characters"))
       const link = linkOf(spilled)
       assert.match(link.uri, /^fleet:\/\/results\/[A-Za-z0-9_-]{22}$/)
@@ -91,7 +105,7 @@ describe("ResultStore", () => {
       const { uri } = linkOf(yield* s.spill(result(text("hello"))))
       yield* TestClock.adjust("10 minutes")
       yield* TestClock.adjust(-1)
-      assert.strictEqual(((yield* s.read(uri)).contents[0] as { readonly text: string }).text, "hello")
+      assert.strictEqual(textOf((yield* s.read(uri)).contents[0]), "hello")
       yield* TestClock.adjust(1)
       const error = yield* Effect.flip(s.read(uri))
       assert.instanceOf(error, GatewayError.ResultNotFound)
@@ -114,7 +128,7 @@ describe("ResultStore", () => {
       assert.deepStrictEqual(yield* s.size, { entries: 1, chars: 8 })
       assert.instanceOf(yield* Effect.flip(s.read(b)), GatewayError.ResultNotFound)
       assert.instanceOf(yield* Effect.flip(s.read(c)), GatewayError.ResultNotFound)
-      assert.strictEqual(((yield* s.read(d)).contents[0] as { readonly text: string }).text, "dddddddd")
+      assert.strictEqual(textOf((yield* s.read(d)).contents[0]), "dddddddd")
     }))
 
   it.effect("a text larger than the whole store is not kept: the head and a note, no link", () =>
@@ -123,7 +137,7 @@ describe("ResultStore", () => {
       const spilled = yield* s.spill(result(text("x".repeat(20))))
       assert.strictEqual(spilled.content.length, 1)
       assert.match(
-        (spilled.content[0] as { readonly text: string }).text,
+        textOf(spilled.content[0]),
         /^xxx\n\n\[mcp-fleet: .*The rest was not kept/
       )
       assert.deepStrictEqual(yield* s.size, { entries: 0, chars: 0 })
@@ -134,14 +148,14 @@ describe("ResultStore", () => {
       const s = yield* store({ threshold: 1, pageChars: 3, headChars: 1 })
       const emoji = "😀".repeat(5)
       const spilled = yield* s.spill(result(text(emoji)))
-      assert.isTrue((spilled.content[0] as { readonly text: string }).text.startsWith("\n\n[mcp-fleet"))
+      assert.isTrue(textOf(spilled.content[0]).startsWith("\n\n[mcp-fleet"))
       const { uri } = linkOf(spilled)
       const pages: Array<string> = []
       let next: string | undefined = uri
       while (next !== undefined) {
         const page = yield* s.read(next)
-        pages.push((page.contents[0] as { readonly text: string }).text)
-        next = page._meta?.["mcp-fleet/next"] as string | undefined
+        pages.push(textOf(page.contents[0]))
+        next = nextOf(page)
       }
       assert.strictEqual(pages.join(""), emoji)
       assert.isTrue(pages.every((p) => !/^[\uDC00-\uDFFF]/.test(p) && !/[\uD800-\uDBFF]$/.test(p)))

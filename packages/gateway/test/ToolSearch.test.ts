@@ -101,10 +101,10 @@ describe("ToolSearch tools", () => {
   it("the definitions' input schemas come from the argument Schemas", () => {
     const search = ToolSearch.searchToolsDefinition.inputSchema
     assert.strictEqual(search["type"], "object")
-    assert.deepStrictEqual(Object.keys(search["properties"] as object).sort(), ["limit", "query", "server"])
+    assert.deepStrictEqual(Object.keys(Object(search["properties"])).sort(), ["limit", "query", "server"])
     assert.deepStrictEqual(search["required"], ["query"])
     const call = ToolSearch.callToolDefinition.inputSchema
-    assert.deepStrictEqual(Object.keys(call["properties"] as object).sort(), ["arguments", "name"])
+    assert.deepStrictEqual(Object.keys(Object(call["properties"])).sort(), ["arguments", "name"])
     assert.deepStrictEqual(call["required"], ["name"])
     assert.strictEqual(ToolSearch.searchToolsDefinition.annotations?.readOnlyHint, true)
     assert.strictEqual(ToolSearch.callToolDefinition.annotations, undefined)
