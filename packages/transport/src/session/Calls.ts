@@ -16,8 +16,6 @@ import * as Option from "effect/Option"
 import * as CursorLoop from "../internal/CursorLoop.ts"
 import * as ListCache from "../internal/ListCache.ts"
 import { schemaDetail } from "../internal/SchemaDetail.ts"
-import * as ToolList from "../internal/ToolList.ts"
-import { decodeCallResult } from "../internal/WireDecoders.ts"
 import * as Options from "../McpClientOptions.ts"
 import { ErrIndexBuilding, NotReady, ProtocolError, RequestTimeout } from "../McpError.ts"
 import type { CallToolError, InitializeError, ListToolsError, RequestError } from "../McpError.ts"
@@ -27,6 +25,8 @@ import type * as Era from "./Era.ts"
 import * as Progress from "./Progress.ts"
 import type { Readiness } from "./Readiness.ts"
 import type { CallOptions, ToolList as ListedTools } from "./Session.ts"
+import * as ToolList from "./ToolList.ts"
+import { decodeCallResult } from "./WireDecoders.ts"
 
 /** What the calls need from their session. */
 export interface Context {

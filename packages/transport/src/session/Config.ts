@@ -5,9 +5,9 @@
  * @internal
  */
 import type { ClientHandlers } from "../ClientHandlers.ts"
-import type * as Mrtr from "../internal/Mrtr.ts"
 import type { ProtocolChoice } from "../Protocol.ts"
 import type * as Logging from "./Logging.ts"
+import type * as Mrtr from "./Mrtr.ts"
 
 /** The session's settings. */
 export interface Config {

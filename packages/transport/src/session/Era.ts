@@ -19,10 +19,6 @@
  */
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
-import type * as Listen from "../internal/Listen.ts"
-import * as Meta from "../internal/Meta.ts"
-import * as ModernRequest from "../internal/ModernRequest.ts"
-import type * as Mrtr from "../internal/Mrtr.ts"
 import type { RequestOptions } from "../internal/PendingTable.ts"
 import type { ProtocolError, RequestError } from "../McpError.ts"
 import type { Era as EraName, ServerSession } from "../Protocol.ts"
@@ -30,6 +26,10 @@ import { MODERN_PROTOCOL_VERSION } from "../Protocol.ts"
 import * as Subscriptions from "../Subscriptions.ts"
 import type { DiscoveredTool } from "../Tool.ts"
 import * as ModernHeaders from "../transport/http/ModernHeaders.ts"
+import type * as Listen from "./Listen.ts"
+import * as Meta from "./Meta.ts"
+import * as ModernRequest from "./ModernRequest.ts"
+import type * as Mrtr from "./Mrtr.ts"
 
 /** One request's settings, as the calls give them. */
 export type Settings = Pick<RequestOptions, "timeoutMs" | "cancellable" | "progress">

@@ -13,11 +13,11 @@ import * as Schema from "effect/Schema"
 import * as CursorLoop from "../internal/CursorLoop.ts"
 import * as ListCache from "../internal/ListCache.ts"
 import { schemaDetail } from "../internal/SchemaDetail.ts"
-import type { Skipped } from "../internal/ToolList.ts"
 import type { PageCapExceeded, RepeatedCursor } from "../McpError.ts"
 import { ProtocolError } from "../McpError.ts"
 import type { Context, FeatureOptions } from "./Context.ts"
 import type { Era } from "./Era.ts"
+import type { Skipped } from "./ToolList.ts"
 
 /**
  * What a listing returns, whatever the item: the items, what was skipped and why, and how many pages it took.

@@ -18,9 +18,9 @@ import * as Queue from "effect/Queue"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { excerpt } from "../internal/JsonRpc.ts"
-import * as Publisher from "../internal/Publisher.ts"
 import type { LoggingLevel } from "../ProtocolFeatures.ts"
 import { LoggingMessage } from "../ProtocolFeatures.ts"
+import * as Publisher from "./Publisher.ts"
 
 /**
  * How many server log entries pass: `burst` at once, then `perSecond`.

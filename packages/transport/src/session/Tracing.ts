@@ -9,13 +9,13 @@
 import type * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Scope from "effect/Scope"
-import * as ByteCounter from "../internal/ByteCounter.ts"
 import type { Outlet, PendingTable } from "../internal/PendingTable.ts"
-import * as RequestSpan from "../internal/RequestSpan.ts"
-import * as SessionMetric from "../internal/SessionMetric.ts"
 import { McpTelemetry } from "../Telemetry.ts"
+import * as ByteCounter from "./ByteCounter.ts"
 import type { Link } from "./Link.ts"
 import type * as Readiness from "./Readiness.ts"
+import * as RequestSpan from "./RequestSpan.ts"
+import * as SessionMetric from "./SessionMetric.ts"
 
 /** The hooks of one session. */
 export interface Tracing {

@@ -10,8 +10,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { McpClient } from "@mcp-fleet/transport"
 import { Effect, Fiber } from "effect"
-import * as Listen from "../../src/internal/Listen.ts"
 import * as Era from "../../src/session/Era.ts"
+import * as Listen from "../../src/session/Listen.ts"
 import { awaitMethod, controlledPeer } from "../peers.ts"
 import { cursorOf, failureOf, framesWith } from "./helpers.ts"
 

@@ -5,7 +5,7 @@ import { Cause, Effect, Exit, Fiber, Option } from "effect"
 import type { HttpClient } from "effect/http/HttpClient"
 import type { Scope } from "effect/Scope"
 import type * as Http from "node:http"
-import { EraCache } from "../../src/internal/EraCache.ts"
+import { EraCache } from "../../src/session/EraCache.ts"
 import type { Recorded } from "./HttpPeer.ts"
 import { event, json, openSse, paramsOf, result, serve } from "./HttpPeer.ts"
 

@@ -17,20 +17,13 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type { ClientHandlers } from "../ClientHandlers.ts"
 import type * as Elicitation from "../Elicitation.ts"
+import type { Failure } from "../internal/Dispatch.ts"
+import { schemaDetail } from "../internal/SchemaDetail.ts"
 import { millis } from "../McpClientOptions.ts"
 import * as Sampling from "../Sampling.ts"
 import * as ElicitationForm from "./ElicitationForm.ts"
-import { schemaDetail } from "./SchemaDetail.ts"
 
-/**
- * Why a request got an error reply: no handler (`unhandled`), bad params (`invalid`), the host said no
- * (`refused`), the handler failed, died or answered something invalid (`failed`), or took too long (`timedOut`).
- */
-export interface Failure {
-  readonly kind: "unhandled" | "invalid" | "refused" | "failed" | "timedOut"
-  readonly code: number
-  readonly message: string
-}
+export type { Failure }
 
 /** JSON-RPC codes of the replies (`-1` is the spec's "user rejected sampling request"). */
 const METHOD_NOT_FOUND = -32601

@@ -7,10 +7,10 @@
  */
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import { schemaDetail } from "../internal/SchemaDetail.ts"
 import { ProtocolError, RemoteError, UnsupportedProtocolVersion } from "../McpError.ts"
 import type { ServerSession } from "../Protocol.ts"
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "../Protocol.ts"
-import { schemaDetail } from "./SchemaDetail.ts"
 import { decodeInitialize } from "./WireDecoders.ts"
 
 /** What the client says about itself. */

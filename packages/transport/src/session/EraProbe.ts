@@ -21,12 +21,12 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Schema from "effect/Schema"
 import { HeaderMismatch, MissingClientCapability } from "../EraError.ts"
+import { schemaDetail } from "../internal/SchemaDetail.ts"
 import { ProtocolError, RemoteError, UnsupportedProtocolVersion } from "../McpError.ts"
 import type { Era, ProtocolChoice, ServerSession } from "../Protocol.ts"
 import { Implementation, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from "../Protocol.ts"
 import * as Initialize from "./Initialize.ts"
 import * as Meta from "./Meta.ts"
-import { schemaDetail } from "./SchemaDetail.ts"
 
 /** The probe's deadline when it is not told otherwise: a legacy server that ignores `server/discover` costs this. */
 export const DEFAULT_PROBE_TIMEOUT_MS = 5_000

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import * as Meta from "../../src/internal/Meta.ts"
+import * as Meta from "../../src/session/Meta.ts"
 
 describe("Meta.merge", () => {
   it("adds _meta to absent params", () => {

@@ -5,10 +5,10 @@
  * @internal
  */
 import * as Exit from "effect/Exit"
+import type { Page } from "../internal/CursorLoop.ts"
+import { schemaDetail } from "../internal/SchemaDetail.ts"
 import { ProtocolError } from "../McpError.ts"
 import type { DiscoveredTool } from "../Tool.ts"
-import type { Page } from "./CursorLoop.ts"
-import { schemaDetail } from "./SchemaDetail.ts"
 import { decodePage, decodeTool } from "./WireDecoders.ts"
 
 /** A listed tool left out, and why. `index` counts every listed tool, across pages. */

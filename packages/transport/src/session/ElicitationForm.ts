@@ -16,7 +16,7 @@ import * as JsonSchema from "effect/JsonSchema"
 import * as Schema from "effect/Schema"
 import * as SchemaRepresentation from "effect/SchemaRepresentation"
 import type { Content, RequestedSchema, Value } from "../Elicitation.ts"
-import { schemaDetail } from "./SchemaDetail.ts"
+import { schemaDetail } from "../internal/SchemaDetail.ts"
 
 const isRecord = (u: unknown): u is Readonly<Record<string, unknown>> =>
   typeof u === "object" && u !== null && !Array.isArray(u)

@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber, Scope } from "effect"
 import { TestClock } from "effect/testing"
-import * as Listen from "../../src/internal/Listen.ts"
 import { ProcessExited, RemoteError, type RequestError } from "../../src/McpError.ts"
+import * as Listen from "../../src/session/Listen.ts"
 
 /** A listener whose `send` is held open until the test settles `answer`; `sent` and `interrupted` are latches. */
 const harness = Effect.gen(function*() {

@@ -11,12 +11,12 @@
  */
 import * as Effect from "effect/Effect"
 import { NotInEra } from "../EraError.ts"
+import type { RequestOptions } from "../internal/PendingTable.ts"
 import type { RequestError } from "../McpError.ts"
 import { ProtocolError } from "../McpError.ts"
 import * as ModernHeaders from "../transport/http/ModernHeaders.ts"
 import * as Meta from "./Meta.ts"
 import * as Mrtr from "./Mrtr.ts"
-import type { RequestOptions } from "./PendingTable.ts"
 
 /** Methods removed in the modern era. */
 const REMOVED = new Set(["ping", "logging/setLevel"])

@@ -2,7 +2,7 @@
  * Elicitation form mode: SEP-1034 default filling and the check of an answer against the requested schema.
  */
 import { assert, describe, it } from "@effect/vitest"
-import * as ElicitationForm from "../../src/internal/ElicitationForm.ts"
+import * as ElicitationForm from "../../src/session/ElicitationForm.ts"
 
 /** The schema of the conformance scenario `elicitation-sep1034-client-defaults`, plus fields without defaults. */
 const schema = {

@@ -5,8 +5,8 @@
  * @internal
  */
 import type * as Context from "effect/Context"
+import type { Outlet } from "../internal/PendingTable.ts"
 import * as Telemetry from "../Telemetry.ts"
-import type { Outlet } from "./PendingTable.ts"
 
 /** Counts one server's traffic into `context`'s metric registry. */
 export interface ByteCounter {

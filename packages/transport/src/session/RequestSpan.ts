@@ -12,11 +12,11 @@ import * as HttpTraceContext from "effect/http/HttpTraceContext"
 import * as Metric from "effect/Metric"
 import * as Predicate from "effect/Predicate"
 import type * as Tracer from "effect/Tracer"
+import type { RequestOptions } from "../internal/PendingTable.ts"
 import type { RequestError } from "../McpError.ts"
 import * as Telemetry from "../Telemetry.ts"
 import type { Kind } from "../transport/Transport.ts"
 import * as Meta from "./Meta.ts"
-import type { RequestOptions } from "./PendingTable.ts"
 
 /** A request function of the pending table's shape. */
 export type Request = (method: string, params: unknown, options: RequestOptions) => Effect.Effect<unknown, RequestError>

@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, Exit, Schema } from "effect"
 import { vi } from "vitest"
-import * as WireDecoders from "../../src/internal/WireDecoders.ts"
 import * as Protocol from "../../src/Protocol.ts"
+import * as WireDecoders from "../../src/session/WireDecoders.ts"
 import * as Tool from "../../src/Tool.ts"
 
 // A second, separately evaluated copy of the schema modules: its ASTs are new objects that the JIT compiler was
