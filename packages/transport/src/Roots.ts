@@ -117,25 +117,27 @@ export const validate = (roots: ReadonlyArray<Root | string>): Effect.Effect<Rea
  * @since 0.2.0
  * @category constructors
  */
-export const make = (
+export const make: (
   initial: ReadonlyArray<Root | string>,
   options?: { readonly timeout?: Duration.Input | undefined }
-): Effect.Effect<RootsRef, InvalidRoot> =>
-  Effect.gen(function*() {
-    let current = yield* validate(initial)
-    const changed = yield* PubSub.sliding<void>(1)
-    return {
-      list: Effect.sync(() => current),
-      changes: Stream.fromPubSub(changed),
-      timeout: options?.timeout,
-      set: (roots) =>
-        Effect.flatMap(validate(roots), (valid) =>
-          Effect.sync(() => {
-            current = valid
-            PubSub.publishUnsafe(changed, undefined)
-          }))
-    } satisfies RootsRef
-  })
+) => Effect.Effect<RootsRef, InvalidRoot> = Effect.fnUntraced(function*(
+  initial: ReadonlyArray<Root | string>,
+  options?: { readonly timeout?: Duration.Input | undefined }
+) {
+  let current = yield* validate(initial)
+  const changed = yield* PubSub.sliding<void>(1)
+  return {
+    list: Effect.sync(() => current),
+    changes: Stream.fromPubSub(changed),
+    timeout: options?.timeout,
+    set: (roots) =>
+      Effect.flatMap(validate(roots), (valid) =>
+        Effect.sync(() => {
+          current = valid
+          PubSub.publishUnsafe(changed, undefined)
+        }))
+  } satisfies RootsRef
+})
 
 /**
  * A layer of the `Roots` service, starting with `initial`.

@@ -45,39 +45,42 @@ const versionRejection = (server: string, error: unknown): UnsupportedProtocolVe
 }
 
 /** Runs the handshake over `request`; `initialized` is called with the session before it is returned. */
-export const run = <E>(
+export const run: <E>(
   request: Request<E>,
   client: ClientDescription,
   initialized: (session: ServerSession) => void
-): Effect.Effect<ServerSession, E | ProtocolError | UnsupportedProtocolVersion> =>
-  Effect.gen(function*() {
-    const { server } = client
-    const raw = yield* request("initialize", {
-      protocolVersion: LATEST_PROTOCOL_VERSION,
-      capabilities: client.capabilities,
-      clientInfo: client.clientInfo
-    }, { timeoutMs: client.timeoutMs, cancellable: false }).pipe(
-      Effect.mapError((error): E | UnsupportedProtocolVersion => versionRejection(server, error) ?? error)
-    )
-    const decoded = decodeInitialize(raw)
-    if (Exit.isFailure(decoded)) {
-      return yield* new ProtocolError({ server, method: "initialize", detail: schemaDetail(decoded.cause) })
-    }
-    const result = decoded.value
-    if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
-      return yield* new UnsupportedProtocolVersion({
-        server,
-        answered: result.protocolVersion,
-        supported: [...SUPPORTED_PROTOCOL_VERSIONS]
-      })
-    }
-    const session: ServerSession = {
-      protocolVersion: result.protocolVersion,
-      serverInfo: result.serverInfo,
-      capabilities: result.capabilities,
-      instructions: result.instructions,
-      era: "legacy"
-    }
-    initialized(session)
-    return session
-  })
+) => Effect.Effect<ServerSession, E | ProtocolError | UnsupportedProtocolVersion> = Effect.fnUntraced(function*<E>(
+  request: Request<E>,
+  client: ClientDescription,
+  initialized: (session: ServerSession) => void
+) {
+  const { server } = client
+  const raw = yield* request("initialize", {
+    protocolVersion: LATEST_PROTOCOL_VERSION,
+    capabilities: client.capabilities,
+    clientInfo: client.clientInfo
+  }, { timeoutMs: client.timeoutMs, cancellable: false }).pipe(
+    Effect.mapError((error): E | UnsupportedProtocolVersion => versionRejection(server, error) ?? error)
+  )
+  const decoded = decodeInitialize(raw)
+  if (Exit.isFailure(decoded)) {
+    return yield* new ProtocolError({ server, method: "initialize", detail: schemaDetail(decoded.cause) })
+  }
+  const result = decoded.value
+  if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
+    return yield* new UnsupportedProtocolVersion({
+      server,
+      answered: result.protocolVersion,
+      supported: [...SUPPORTED_PROTOCOL_VERSIONS]
+    })
+  }
+  const session: ServerSession = {
+    protocolVersion: result.protocolVersion,
+    serverInfo: result.serverInfo,
+    capabilities: result.capabilities,
+    instructions: result.instructions,
+    era: "legacy"
+  }
+  initialized(session)
+  return session
+})

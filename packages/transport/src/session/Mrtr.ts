@@ -56,8 +56,8 @@ export const run = <E>(options: {
 }): Effect.Effect<unknown, E | ProtocolError | InputRoundsExceeded | InputUnavailable> => {
   const { method, server } = options
 
-  const fulfil = (result: Record<string, unknown>): Effect.Effect<Round, ProtocolError | InputUnavailable> =>
-    Effect.gen(function*() {
+  const fulfil: (result: Record<string, unknown>) => Effect.Effect<Round, ProtocolError | InputUnavailable> = Effect
+    .fnUntraced(function*(result: Record<string, unknown>) {
       const requests = result["inputRequests"] ?? {}
       if (!isRecord(requests)) {
         return yield* new ProtocolError({ server, method, detail: "inputRequests is not an object" })
