@@ -5,7 +5,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { McpClient } from "@mcp-fleet/transport"
-import { Effect, Exit, Scope } from "effect"
+import { Effect, Exit, Fiber, Scope } from "effect"
 import { awaitMethod, closeWhileClockPasses, controlledPeer } from "../peers.ts"
 import { assertAllFibersDone, closableScope } from "./helpers.ts"
 
@@ -62,6 +62,23 @@ describe("Fault: both shutdown paths join every fiber (in-memory peer)", () => {
       const client = yield* busyClient(scope)
       yield* client.forceClose
       assertAllFibersDone(client)
+    }))
+
+  it.effect("close: pending calls fail with ClientClosed, readiness is Closed, every fiber is done when it returns", () =>
+    Effect.gen(function*() {
+      const scope = yield* closableScope
+      const client = yield* busyClient(scope)
+      const ping = yield* client.ping().pipe(Effect.exit, Effect.forkScoped)
+      yield* closeWhileClockPasses(client.close, () => assertAllFibersDone(client))
+      const failed = yield* Fiber.join(ping)
+      assert.isTrue(Exit.isFailure(failed) && failed.cause.toString().includes("close was called"))
+      const readiness = client.readiness()
+      assert.strictEqual(readiness._tag, "Closed")
+      assert.isFalse(client.isAlive())
+      assert.strictEqual(client.lastError(), "The MCP client for \"server\" is closed (close was called).")
+      // Idempotent: a second close (and the scope's own) return at once.
+      yield* client.close
+      yield* Scope.close(scope, Exit.void)
     }))
 
   it.effect("scope close: every fiber is done when it returns", () =>
