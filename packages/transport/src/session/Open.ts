@@ -68,6 +68,7 @@ export const open: <T extends Transport.Transport, P, E, R, D extends Partial<Se
   R,
   D extends Partial<Session>
 >(config: Config, wire: Wire<T, P, E, R, D>) {
+  // 1. The session's scope, fibers, readiness and log lines.
   const { server } = config
   const parent = yield* Scope.Scope
   const scope = yield* Scope.fork(parent)
