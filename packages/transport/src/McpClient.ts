@@ -39,8 +39,8 @@ import type { SpawnError } from "./McpError.ts"
 import * as Open from "./session/Open.ts"
 import type * as Readiness_ from "./session/Readiness.ts"
 import type * as Session from "./session/Session.ts"
-import type * as LegacySseModule from "./transport/LegacySse.ts"
-import * as Stdio from "./transport/Stdio.ts"
+import type * as LegacySseModule from "./wire/LegacySse.ts"
+import * as Stdio from "./wire/Stdio.ts"
 
 /**
  * A client of one MCP server.
@@ -145,7 +145,7 @@ export const http: (
     // The HTTP wires (and `effect/http`, SSE parsing, `@mcp-fleet/auth` behind them) load on the first remote
     // session, not at import: a stdio-only program never loads them.
     const [LegacySse, StreamableHttp] = yield* Effect.promise(() =>
-      Promise.all([import("./transport/LegacySse.ts"), import("./transport/StreamableHttp.ts")])
+      Promise.all([import("./wire/LegacySse.ts"), import("./wire/StreamableHttp.ts")])
     )
     const legacy = (receiver: Parameters<typeof LegacySseModule.make>[1], refused?: HttpStatusError) =>
       LegacySse.make({

@@ -9,8 +9,8 @@ import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import type { ClientHandlers } from "./ClientHandlers.ts"
 import { InvalidUrl } from "./HttpError.ts"
-import * as Url from "./internal/http/Url.ts"
 import type { ProtocolChoice } from "./Protocol.ts"
+import * as Url from "./wire/http/Url.ts"
 
 /**
  * What every client takes, whatever its wire.

@@ -20,7 +20,7 @@ export * as Protocol from "./Protocol.ts"
 /** @since 0.2.0 */
 export * as HttpError from "./HttpError.ts"
 /** @since 0.2.0 */
-export * as Transport from "./transport/Transport.ts"
+export * as Transport from "./wire/Transport.ts"
 /** @since 0.1.0 */
 export * as Tool from "./Tool.ts"
 /** @since 0.3.0 */

@@ -14,7 +14,7 @@ import * as Exit from "effect/Exit"
 import type * as Fiber from "effect/Fiber"
 import { ProtocolError, RemoteError } from "../McpError.ts"
 import type { ServerNotification } from "../Protocol.ts"
-import type { Frame } from "../transport/Transport.ts"
+import type { Frame } from "../wire/Transport.ts"
 import * as JsonRpc from "./JsonRpc.ts"
 import type { PendingTable } from "./PendingTable.ts"
 

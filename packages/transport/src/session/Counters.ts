@@ -7,7 +7,7 @@
 import type * as Fiber from "effect/Fiber"
 import type * as ListCache from "../internal/ListCache.ts"
 import type { PendingTable } from "../internal/PendingTable.ts"
-import type { StdioTransport } from "../transport/Stdio.ts"
+import type { StdioTransport } from "../wire/Stdio.ts"
 import type { Handshake } from "./Handshake.ts"
 import type { Inbound } from "./Inbound.ts"
 import * as Readiness from "./Readiness.ts"

@@ -11,7 +11,7 @@
 import * as Effect from "effect/Effect"
 import type { Outlet } from "../internal/PendingTable.ts"
 import type { ClientClosed, ProcessExited } from "../McpError.ts"
-import type { Frame, Kind, Transport } from "../transport/Transport.ts"
+import type { Frame, Kind, Transport } from "../wire/Transport.ts"
 
 /** The link of one session. */
 export interface Link {

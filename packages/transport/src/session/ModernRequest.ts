@@ -14,7 +14,7 @@ import { NotInEra } from "../EraError.ts"
 import type { RequestOptions } from "../internal/PendingTable.ts"
 import type { RequestError } from "../McpError.ts"
 import { ProtocolError } from "../McpError.ts"
-import * as ModernHeaders from "../transport/http/ModernHeaders.ts"
+import * as ModernHeaders from "../wire/http/ModernHeaders.ts"
 import * as Meta from "./Meta.ts"
 import * as Mrtr from "./Mrtr.ts"
 

@@ -15,7 +15,7 @@ import type * as Tracer from "effect/Tracer"
 import type { RequestOptions } from "../internal/PendingTable.ts"
 import type { RequestError } from "../McpError.ts"
 import * as Telemetry from "../Telemetry.ts"
-import type { Kind } from "../transport/Transport.ts"
+import type { Kind } from "../wire/Transport.ts"
 import * as Meta from "./Meta.ts"
 
 /** A request function of the pending table's shape. */

@@ -7,7 +7,7 @@
 import { AuthorizationRequired, ConnectionFailed, HttpStatusError, RedirectRefused, StreamEnded } from "../HttpError.ts"
 import type { InitializeError } from "../McpError.ts"
 import { ProtocolError, UnsupportedProtocolVersion } from "../McpError.ts"
-import type { RequestFailure } from "../transport/Transport.ts"
+import type { RequestFailure } from "../wire/Transport.ts"
 
 /** The same failure with its server-derived text scrubbed. */
 export const failure = (scrub: (text: string) => string, error: RequestFailure): RequestFailure => {

@@ -8,7 +8,7 @@ import type * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Metric from "effect/Metric"
 import * as Telemetry from "../Telemetry.ts"
-import type { Kind } from "../transport/Transport.ts"
+import type { Kind } from "../wire/Transport.ts"
 
 /** What the observation needs, read when the session ends. */
 export interface Ending {

@@ -5,7 +5,7 @@
 import { Effect } from "effect"
 import type * as Config from "../../src/session/Config.ts"
 import * as Open from "../../src/session/Open.ts"
-import type { Frame, Kind } from "../../src/transport/Transport.ts"
+import type { Frame, Kind } from "../../src/wire/Transport.ts"
 
 /** A request the session sent, parsed. */
 export interface Sent {

@@ -4,7 +4,7 @@
  * Expected: a line over `maxMessageBytes` that carries the id of a pending call fails that call at once with
  * `MessageTooLarge`, whatever the chunk boundaries. Actual: the framer's `head` excerpt is cut from the first
  * buffered part only and its `tail` excerpt from the bytes after the overflow only
- * (`src/internal/LineFramer.ts`, `beginOversize`), so when a line starts at the end of one read, or ends a
+ * (`src/wire/Stdio/LineFramer.ts`, `beginOversize`), so when a line starts at the end of one read, or ends a
  * few bytes into the read that overflowed, `sniffId` finds no id and the call waits for its full timeout.
  */
 import { assert, describe, it } from "@effect/vitest"
@@ -12,7 +12,7 @@ import { McpClient } from "@mcp-fleet/transport"
 import { Effect, Fiber } from "effect"
 import fc from "fast-check"
 import { sniffId } from "../../src/internal/JsonRpc.ts"
-import { LineFramer } from "../../src/internal/LineFramer.ts"
+import { LineFramer } from "../../src/wire/Stdio/LineFramer.ts"
 import { awaitMethod, controlledPeer } from "../peers.ts"
 import { failureOf, framesWith } from "./helpers.ts"
 

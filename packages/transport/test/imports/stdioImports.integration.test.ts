@@ -15,9 +15,9 @@ const loadedBy = (specifier: string) =>
 
 /** What a stdio-only program never needs, by the end of its URL. */
 const httpSide: ReadonlyArray<RegExp> = [
-  /\/transport\/LegacySse\.ts$/,
-  /\/transport\/StreamableHttp\.ts$/,
-  /\/internal\/http\/(Exchange|SseReader|Body)\.ts$/,
+  /\/wire\/LegacySse\.ts$/,
+  /\/wire\/StreamableHttp\.ts$/,
+  /\/wire\/http\/(Exchange|SseReader|Body)\.ts$/,
   /\/effect\/dist\/http\/HttpClient\.js$/,
   /\/effect\/dist\/encoding\/Sse\.js$/,
   /\/auth\/src\/(?!AuthError\.ts$)[^/]+\.ts$/
@@ -30,7 +30,7 @@ describe("what the stdio path imports", () => {
         const loaded = yield* loadedBy(specifier)
         // The hook saw the import itself (so an empty list cannot pass).
         assert.isTrue(loaded.some((url) => url.endsWith("/src/McpClient.ts")), "McpClient.ts was loaded")
-        assert.isTrue(loaded.some((url) => url.endsWith("/transport/Stdio.ts")), "Stdio.ts was loaded")
+        assert.isTrue(loaded.some((url) => url.endsWith("/wire/Stdio.ts")), "Stdio.ts was loaded")
         const http = loaded.filter((url) => httpSide.some((pattern) => pattern.test(url)))
         assert.deepStrictEqual(http, [])
       }))

@@ -8,7 +8,7 @@ import type { Scope } from "effect"
 import type { RateLimit } from "../../src/session/Logging.ts"
 import * as Open from "../../src/session/Open.ts"
 import type { Session } from "../../src/session/Session.ts"
-import type * as Transport from "../../src/transport/Transport.ts"
+import type * as Transport from "../../src/wire/Transport.ts"
 
 export type Message = { readonly [key: string]: unknown }
 

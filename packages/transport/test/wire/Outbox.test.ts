@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Fiber, Pull } from "effect"
-import { EAGER_CHARS, EAGER_FRAMES, Outbox } from "../../src/internal/Outbox.ts"
+import { EAGER_CHARS, EAGER_FRAMES, Outbox } from "../../src/wire/Stdio/Outbox.ts"
 
 const text = (chunk: readonly [Uint8Array]): string => new TextDecoder().decode(chunk[0])
 

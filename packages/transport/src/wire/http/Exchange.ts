@@ -15,7 +15,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import { AuthorizationRequired, ConnectionFailed, HttpStatusError, RedirectRefused } from "../../HttpError.ts"
-import * as JsonRpc from "../JsonRpc.ts"
+import * as JsonRpc from "../../internal/JsonRpc.ts"
 import { mediaType, readBounded } from "./Body.ts"
 import * as Url from "./Url.ts"
 

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { StderrTail } from "../../src/internal/StderrTail.ts"
+import { StderrTail } from "../../src/wire/Stdio/StderrTail.ts"
 
 const bytes = (text: string) => new TextEncoder().encode(text)
 
