@@ -4,11 +4,12 @@
  *
  * @since 0.1.0
  */
-import * as Duration from "effect/Duration"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import type { ClientHandlers } from "./ClientHandlers.ts"
 import { InvalidUrl } from "./HttpError.ts"
+import * as Durations from "./internal/Durations.ts"
 import type { ProtocolChoice } from "./Protocol.ts"
 import * as Url from "./wire/http/Url.ts"
 
@@ -180,12 +181,12 @@ export interface ResolvedRemote {
 }
 
 /**
- * The request deadline used when none (or a non-positive one) is given. Written here and nowhere else.
+ * The request deadline used when none (or a non-positive one) is given.
  *
  * @since 0.1.0
  * @category defaults
  */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
+export const DEFAULT_REQUEST_TIMEOUT_MS: number = Durations.DEFAULT_REQUEST_TIMEOUT_MS
 
 /**
  * A duration in milliseconds: absent, zero, negative or infinite → `fallback`. The one reading of a `Duration.Input`
@@ -194,11 +195,7 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
  * @since 0.4.0
  * @category defaults
  */
-export const millis = (input: Duration.Input | undefined, fallback: number): number => {
-  if (input === undefined) return fallback
-  const ms = Duration.toMillis(Duration.fromInputUnsafe(input))
-  return Number.isFinite(ms) && ms > 0 ? ms : fallback
-}
+export const millis: (input: Duration.Input | undefined, fallback: number) => number = Durations.millis
 
 /**
  * A request deadline in milliseconds: absent, zero or negative → `DEFAULT_REQUEST_TIMEOUT_MS`.

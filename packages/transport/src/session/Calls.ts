@@ -14,9 +14,9 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as CursorLoop from "../internal/CursorLoop.ts"
+import { DEFAULT_REQUEST_TIMEOUT_MS, millis } from "../internal/Durations.ts"
 import * as ListCache from "../internal/ListCache.ts"
 import { schemaDetail } from "../internal/SchemaDetail.ts"
-import * as Options from "../McpClientOptions.ts"
 import { ErrIndexBuilding, NotReady, ProtocolError, RequestTimeout } from "../McpError.ts"
 import type { CallToolError, InitializeError, ListToolsError, RequestError } from "../McpError.ts"
 import type { CallToolResult, ServerSession } from "../Protocol.ts"
@@ -75,7 +75,7 @@ export const make = (context: Context): Calls => {
   const timeoutOf = (options: CallOptions | undefined) =>
     options?.timeout === undefined
       ? context.requestTimeoutMs
-      : Math.min(Options.requestTimeoutMillis(options.timeout), context.requestTimeoutMs)
+      : Math.min(millis(options.timeout, DEFAULT_REQUEST_TIMEOUT_MS), context.requestTimeoutMs)
 
   const request = (method: string, params?: unknown, options?: FeatureOptions) =>
     Progress.run(options, (hooks) => {
