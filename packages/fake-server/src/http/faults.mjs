@@ -1,4 +1,5 @@
 // The fault switches of the HTTP fake server: which POSTs a fault hits, and the faulty answers.
+import { constants as zlib, createGzip } from "node:zlib"
 import { formatEvent, sseHeaders } from "./sse.mjs"
 
 /** Counts POSTs that `fault-on` selects and says whether the fault hits this one. */
@@ -89,6 +90,29 @@ export function writeHuge(res, { id, size, sse }) {
       if (!res.write(piece)) return res.once("drain", pump)
     }
     if (!res.destroyed) res.end(suffix)
+  }
+  pump()
+}
+
+/**
+ * fault=gzip-bomb: a tools/call-shaped result whose text is `size` bytes of "x", sent gzip-compressed (level 9,
+ * about 1000:1) with `Content-Encoding: gzip` although the client never asked for it; written with backpressure.
+ */
+export function writeGzipBomb(res, { id, size }) {
+  res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" })
+  const gzip = createGzip({ level: zlib.Z_BEST_COMPRESSION })
+  gzip.pipe(res)
+  res.on("close", () => gzip.destroy())
+  gzip.write(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"`)
+  const chunk = Buffer.alloc(64 * 1024, "x")
+  let left = size
+  const pump = () => {
+    while (left > 0 && !res.destroyed) {
+      const piece = left >= chunk.length ? chunk : chunk.subarray(0, left)
+      left -= piece.length
+      if (!gzip.write(piece)) return gzip.once("drain", pump)
+    }
+    if (!res.destroyed) gzip.end(`"}]}}`)
   }
   pump()
 }
