@@ -19,7 +19,7 @@ import { NodeHttpClient, NodeRuntime, NodeServices } from "@effect/platform-node
 import { McpManager } from "@mcp-fleet/manager"
 import { FakeHttpServer } from "@mcp-fleet/testing"
 import { RemoteClient } from "@mcp-fleet/transport"
-import { Cause, Console, Duration, Effect, Exit, Layer, Option, References } from "effect"
+import { Cause, Console, Duration, Effect, Exit, Layer, Option, References, Stream } from "effect"
 import type { HttpClient } from "effect/http"
 import * as Http from "node:http"
 
@@ -91,10 +91,16 @@ const forgetManaged = Effect.gen(function*() {
   const server = yield* FakeHttpServer.start(["forget-sessions"])
   const health = yield* Effect.gen(function*() {
     const manager = yield* McpManager.McpManager
+    const seen: Array<string> = []
+    yield* manager.changes.pipe(
+      Stream.runForEach((change) => Effect.sync(() => seen.push(`${change.to}${change.to === "degraded" ? ` (${change.health.lastError})` : ""}`))),
+      Effect.forkScoped
+    )
     yield* Effect.sleep(WINDOW)
     const [h] = manager.health()
-    return { state: h?.state, lastError: h?.lastError }
+    return { statesSeen: seen.join(" → "), state: h?.state, lastError: h?.lastError }
   }).pipe(
+    Effect.scoped,
     Effect.provide(
       McpManager.layer({ servers: { lb: { url: server.url, transport: "http" } } }).pipe(
         Layer.provide(NodeServices.layer)
