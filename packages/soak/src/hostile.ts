@@ -93,7 +93,9 @@ const forgetManaged = Effect.gen(function*() {
     const manager = yield* McpManager.McpManager
     const seen: Array<string> = []
     yield* manager.changes.pipe(
-      Stream.runForEach((change) => Effect.sync(() => seen.push(`${change.to}${change.to === "degraded" ? ` (${change.health.lastError})` : ""}`))),
+      Stream.runForEach((change) =>
+        Effect.sync(() => seen.push(`${change.to}${change.to === "degraded" ? ` (${change.health.lastError})` : ""}`))
+      ),
       Effect.forkScoped
     )
     yield* Effect.sleep(WINDOW)

@@ -45,8 +45,8 @@ import * as Redactor from "./internal/Redactor.ts"
 import * as RequestSpan from "./internal/RequestSpan.ts"
 import * as Scrub from "./internal/Scrub.ts"
 import * as ServerRequest from "./internal/ServerRequest.ts"
-import * as SessionRenewal from "./internal/SessionRenewal.ts"
 import * as SessionMetric from "./internal/SessionMetric.ts"
+import * as SessionRenewal from "./internal/SessionRenewal.ts"
 import type { CallOptions, Stats, ToolList as ListedTools } from "./McpClient.ts"
 import type { PageCapExceeded, ProcessExited, RepeatedCursor } from "./McpError.ts"
 import type { ErrIndexBuilding, UnsupportedProtocolVersion } from "./McpError.ts"
@@ -382,47 +382,53 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
     const renewal = SessionRenewal.make(server, config.sessionRenewal ?? SessionRenewal.DEFAULT_SCHEDULE)
     /** The handshake, after `before` (a renewal's wait, which may give up with `SessionsForgotten`). */
     const handshake = (before: Effect.Effect<void, InitializeError>) =>
-      Effect.andThen(before, EraProbe.run(send, {
-      server,
-      clientInfo: config.clientInfo,
-      capabilities,
-      timeoutMs: config.initializeTimeoutMs,
-      protocol: config.protocol ?? "auto",
-      probeTimeoutMs: Math.min(config.probeTimeoutMs ?? EraProbe.DEFAULT_PROBE_TIMEOUT_MS, config.initializeTimeoutMs),
-      cached: config.eraKey === undefined ? undefined : eraCache.get(config.eraKey),
-      headers: (method, version) =>
-        isHttp() ? ModernHeaders.forRequest(method, undefined, version, undefined) : undefined,
-      logLevel: config.logLevel
-    }, (session) => {
-      transport?.established(session.protocolVersion)
-      established = session.protocolVersion
-      transport?.send({
-        _tag: "Notification",
-        method: "notifications/initialized",
-        text: "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
-      })
-    })).pipe(
-      Effect.matchEffect({
-        onSuccess: (session) =>
-          Effect.sync(() => {
-            if (session.era === "modern") transport?.established(session.protocolVersion)
-            if (config.eraKey !== undefined) eraCache.set(config.eraKey, session.era ?? "legacy")
-            if (state._tag === "Closed") return
-            const instructions = session.instructions === undefined ? undefined : scrub(session.instructions)
-            transitionTo({ _tag: "Ready", session: { ...session, instructions } })
-          }),
-        onFailure: (raw) =>
-          Effect.suspend(() => {
-            if (state._tag === "Closed") return Effect.void
-            const error = Scrub.initializeFailure(scrub, raw)
-            // A failed handshake (first or renewed) is terminal: the session ends, with `Failed` kept as why. It is
-            // marked ending before readiness settles, so whoever sees `awaitReady` fail also sees `isAlive()` false.
-            ending = true
-            transitionTo({ _tag: "Failed", error })
-            return Effect.asVoid(Effect.forkIn(shutdown(`its initialize failed (${error._tag})`), parent))
+      Effect.andThen(
+        before,
+        EraProbe.run(send, {
+          server,
+          clientInfo: config.clientInfo,
+          capabilities,
+          timeoutMs: config.initializeTimeoutMs,
+          protocol: config.protocol ?? "auto",
+          probeTimeoutMs: Math.min(
+            config.probeTimeoutMs ?? EraProbe.DEFAULT_PROBE_TIMEOUT_MS,
+            config.initializeTimeoutMs
+          ),
+          cached: config.eraKey === undefined ? undefined : eraCache.get(config.eraKey),
+          headers: (method, version) =>
+            isHttp() ? ModernHeaders.forRequest(method, undefined, version, undefined) : undefined,
+          logLevel: config.logLevel
+        }, (session) => {
+          transport?.established(session.protocolVersion)
+          established = session.protocolVersion
+          transport?.send({
+            _tag: "Notification",
+            method: "notifications/initialized",
+            text: "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
           })
-      })
-    )
+        })
+      ).pipe(
+        Effect.matchEffect({
+          onSuccess: (session) =>
+            Effect.sync(() => {
+              if (session.era === "modern") transport?.established(session.protocolVersion)
+              if (config.eraKey !== undefined) eraCache.set(config.eraKey, session.era ?? "legacy")
+              if (state._tag === "Closed") return
+              const instructions = session.instructions === undefined ? undefined : scrub(session.instructions)
+              transitionTo({ _tag: "Ready", session: { ...session, instructions } })
+            }),
+          onFailure: (raw) =>
+            Effect.suspend(() => {
+              if (state._tag === "Closed") return Effect.void
+              const error = Scrub.initializeFailure(scrub, raw)
+              // A failed handshake (first or renewed) is terminal: the session ends, with `Failed` kept as why. It is
+              // marked ending before readiness settles, so whoever sees `awaitReady` fail also sees `isAlive()` false.
+              ending = true
+              transitionTo({ _tag: "Failed", error })
+              return Effect.asVoid(Effect.forkIn(shutdown(`its initialize failed (${error._tag})`), parent))
+            })
+        })
+      )
 
     const receiver: Transport.Receiver = {
       message: ByteCounter.receiving(bytes, dispatch),

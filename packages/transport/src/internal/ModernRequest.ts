@@ -111,4 +111,3 @@ export const make = (config: Config) =>
     send: once
   })
 }
-
