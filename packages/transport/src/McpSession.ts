@@ -327,13 +327,18 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
       server,
       // The era's `_meta` and headers, but not ModernRequest's re-issue of a broken stream: a dropped listen is
       // the listener's caller's to re-open (it re-lists once the new one is acknowledged).
-      send: (params) => {
+      send: (params, onId) => {
         const version = current()?.protocolVersion ?? MODERN_PROTOCOL_VERSION
         const merged = Meta.merge(params, Meta.request(version, clientMeta))
         const headers = isHttp()
           ? ModernHeaders.forRequest("subscriptions/listen", merged, version, undefined)
           : undefined
-        return pending.request("subscriptions/listen", merged, { timeoutMs: Infinity, cancellable: true, headers })
+        return pending.request("subscriptions/listen", merged, {
+          timeoutMs: Infinity,
+          cancellable: true,
+          headers,
+          onId
+        })
       }
     })
     // Lists kept for their `ttlMs` (2026-07-28); a list_changed drops its list before it is published.
