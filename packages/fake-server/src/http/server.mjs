@@ -1,6 +1,6 @@
 // Starts the HTTP fake server in this process on 127.0.0.1 and routes requests to the Streamable
 // HTTP or the legacy HTTP+SSE handler. `GET /_fake/requests` returns the request log as JSON (with
-// `?until=N`, once N entries match the other parameters: `rpc`, `method`); `GET /_fake/connections`
+// `?until=N`, once N entries match the other parameters: `rpc`, `method`, `closed`); `GET /_fake/connections`
 // counts the sockets open now (the asking one left out) and the most ever open at once.
 import { createServer } from "node:http"
 import { createLegacySse } from "./legacy.mjs"
@@ -29,7 +29,8 @@ export function startFakeHttpServer(tokens = []) {
   const logWaiters = new Set()
   const matching = (query) =>
     requests.filter((entry) =>
-      (query.rpc === null || entry.rpc === query.rpc) && (query.method === null || entry.method === query.method)
+      (query.rpc === null || entry.rpc === query.rpc) && (query.method === null || entry.method === query.method) &&
+      (query.closed === null || entry.closed === true)
     )
   const checkLog = () => {
     for (const waiter of logWaiters) {
@@ -60,7 +61,11 @@ export function startFakeHttpServer(tokens = []) {
       authorization: req.headers.authorization === undefined ? undefined : "<present>"
     }
     if (url.pathname === "/_fake/requests" && req.method === "GET") {
-      const query = { rpc: url.searchParams.get("rpc"), method: url.searchParams.get("method") }
+      const query = {
+        rpc: url.searchParams.get("rpc"),
+        method: url.searchParams.get("method"),
+        closed: url.searchParams.get("closed")
+      }
       const answer = () => {
         if (res.destroyed) return
         res.writeHead(200, { "content-type": "application/json" })
@@ -91,6 +96,7 @@ export function startFakeHttpServer(tokens = []) {
     requests.push(entry)
     res.on("close", () => {
       entry.status = res.headersSent ? res.statusCode : undefined
+      entry.closed = true
       checkLog()
     })
     checkLog()
