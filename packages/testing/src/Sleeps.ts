@@ -48,8 +48,7 @@ export const make: Effect.Effect<Sleeps> = Effect.gen(function*() {
       currentTimeMillisUnsafe: () => testClock.currentTimeMillisUnsafe(),
       currentTimeNanosUnsafe: () => testClock.currentTimeNanosUnsafe(),
       monotonicTimeNanosUnsafe: () => testClock.monotonicTimeNanosUnsafe(),
-      sleep: (duration) =>
-        Effect.andThen(Queue.offer(asked, Duration.toMillis(duration)), testClock.sleep(duration))
+      sleep: (duration) => Effect.andThen(Queue.offer(asked, Duration.toMillis(duration)), testClock.sleep(duration))
     })
   )
   const next = (ms: number): Effect.Effect<void> =>
