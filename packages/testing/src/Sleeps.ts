@@ -18,7 +18,8 @@
  *
  * @since 0.3.0
  */
-import { Clock, Duration, Effect, Queue } from "effect"
+import { Duration, Effect, Queue } from "effect"
+import type { Clock } from "effect"
 import { TestClock } from "effect/testing"
 
 /**
