@@ -342,7 +342,7 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
       }
     })
     // Lists kept for their `ttlMs` (2026-07-28); a list_changed drops its list before it is published.
-    const lists = ListCache.group()
+    const lists = ListCache.group(Effect.suspend(() => transport?.authorizationContext ?? Effect.succeed(0)))
     const listCache = lists.cache<ListedTools>()
     const diagnose = (text: string) => Queue.offerUnsafe(logs, ["warning", scrub(text)])
     /** The capabilities declared (the handlers provided add theirs), and what answers a server's requests. */

@@ -117,6 +117,15 @@ export const make = (
     let confirmed = false
     /** Why the GET stream was given up, once it was (the health record's `serverStream`). */
     let serverStream: string | undefined
+    /** The `McpAuth` credentials requests last went out with, and a count of their changes (`authorizationContext`). */
+    let credentials: string | undefined
+    let authorizationContext = 0
+    const authorized = (identity: string) => {
+      if (identity === credentials) return
+      if (credentials !== undefined) authorizationContext++
+      credentials = identity
+    }
+    const readCredentials = yield* Exchange.credentialsNow(url)
     const answers = AnswerPool.make()
 
     const headers = (kind: "initialize" | "post" | "get" | "delete", lastEventId?: string): Record<string, string> => {
@@ -274,7 +283,11 @@ export const make = (
           url,
           post(frame, frame.method),
           who,
-          { authorizing: () => receiver.authorizing(frame.id), sent: () => receiver.sent(frame.id) }
+          {
+            authorizing: () => receiver.authorizing(frame.id),
+            sent: () => receiver.sent(frame.id),
+            credentials: authorized
+          }
         )
         const status = response.status
         if (status < 200 || status >= 300) {
@@ -451,6 +464,10 @@ export const make = (
       ended: Effect.suspend(() => legacy !== undefined ? legacy.ended : Deferred.await(ended)),
       sessionId: () => legacy !== undefined ? undefined : sessionId,
       serverStream: () => legacy !== undefined ? legacy.serverStream?.() : serverStream,
+      authorizationContext: readCredentials === undefined ? undefined : Effect.map(readCredentials, (identity) => {
+        authorized(identity)
+        return authorizationContext
+      }),
       close
     } satisfies Transport
   })

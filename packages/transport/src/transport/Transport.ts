@@ -127,6 +127,12 @@ export interface Transport {
    * `undefined` while it is open or being opened, and for transports without one.
    */
   readonly serverStream?: (() => string | undefined) | undefined
+  /**
+   * A number that changes whenever the credentials the transport would send change (`McpAuth` refreshed or replaced
+   * the token): another authorization context, in which no `cacheScope: "private"` list of the previous one is
+   * served. Absent: one context for the transport's life.
+   */
+  readonly authorizationContext?: Effect.Effect<number> | undefined
   /** The server's session id (`Mcp-Session-Id`), when the transport has one: read by tracing only. */
   readonly sessionId?: (() => string | undefined) | undefined
   /** Ends the transport, bounded: aborts every exchange and stream and ends the session (`DELETE`) if any. */
