@@ -20,10 +20,13 @@ describe("subscriptions/listen acknowledgements (issue 24)", () => {
   it.effect("a late acknowledgement of a listen given up does not settle the next listen; its own does", () =>
     Effect.gen(function*() {
       const listens = yield* Queue.unbounded<{ readonly sent: Sent; readonly reply: (message: unknown) => void }>()
-      const { client } = yield* session(modern((sent, reply) => {
-        if (sent.method === "subscriptions/listen") Queue.offerUnsafe(listens, { sent, reply })
-        else reply(result(sent, { resultType: "complete" }))
-      }), { protocol: "modern" })
+      const { client } = yield* session(
+        modern((sent, reply) => {
+          if (sent.method === "subscriptions/listen") Queue.offerUnsafe(listens, { sent, reply })
+          else reply(result(sent, { resultType: "complete" }))
+        }),
+        { protocol: "modern" }
+      )
       yield* client.awaitReady
 
       // The first listen is never acknowledged in time: given up after its 1 s.
