@@ -5,7 +5,7 @@
  * the wrong filter. Through `McpSession` (the public constructor) over an in-memory modern server, under `TestClock`.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Subscriptions } from "@mcp-fleet/transport"
+import type { Subscriptions } from "@mcp-fleet/transport"
 import { Deferred, Effect, Fiber, Queue } from "effect"
 import { TestClock } from "effect/testing"
 import { modern, result, type Sent, session } from "./memoryPeer.ts"
