@@ -28,6 +28,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as HttpClient from "effect/http/HttpClient"
 import * as Redacted from "effect/Redacted"
+import type * as Schedule from "effect/Schedule"
 import type * as Scope from "effect/Scope"
 import * as ClientHandlers from "./ClientHandlers.ts"
 import { HttpStatusError, InvalidUrl } from "./HttpError.ts"
@@ -74,6 +75,11 @@ export interface RemoteOptions {
   readonly probeTimeout?: Duration.Input | undefined
   /** The log level sent in `_meta` of modern requests. */
   readonly logLevel?: string | undefined
+  /**
+   * The delays between renewals of sessions the server lost before a request succeeded on them (Streamable HTTP);
+   * when the schedule ends, the client fails with `SessionsForgotten`. Default: 250 ms, 500 ms, 1 s.
+   */
+  readonly sessionRenewal?: Schedule.Schedule<unknown, unknown> | undefined
   /**
    * What answers the server's `roots/list`, `elicitation/create` and `sampling/createMessage`; each one present is
    * declared in `capabilities`. A missing one is taken from the `Roots`, `Elicitation` or `Sampling` service when
@@ -231,6 +237,7 @@ export const make = (
       probeTimeoutMs: millisOr(options.probeTimeout, EraProbe.DEFAULT_PROBE_TIMEOUT_MS),
       eraKey: url.href,
       logLevel: options.logLevel,
+      sessionRenewal: options.sessionRenewal,
       handlers: yield* ClientHandlers.fromContext(options.handlers)
     }, (receiver) =>
       mode === "sse" ? legacy(receiver) : StreamableHttp.make({
