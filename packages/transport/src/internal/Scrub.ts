@@ -32,6 +32,7 @@ export const failure = (scrub: (text: string) => string, error: RequestFailure):
     case "AuthorizationRequired":
       return new AuthorizationRequired({ ...fields(error), status: error.status, reason: scrub(error.reason) })
     case "SessionExpired":
+    case "SessionsForgotten":
     case "MessageTooLarge":
       return error
   }

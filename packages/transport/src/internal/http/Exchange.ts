@@ -87,6 +87,20 @@ const executeOnce = (
   return loop(url, 0)
 }
 
+/** A set of `McpAuth` credentials as one text, to see when they change: compared, never shown. */
+const identityOf = (headers: Readonly<Record<string, Redacted.Redacted<string>>>): string =>
+  Object.entries(headers).map(([name, value]) => `${name.toLowerCase()}: ${Redacted.value(value)}`).sort().join("\n")
+
+/**
+ * With `McpAuth` in the context: an effect that reads the credentials it would put on a request to `url` now (as
+ * `identityOf` text). Without it: `undefined` (the credentials never change).
+ */
+export const credentialsNow = (url: URL): Effect.Effect<Effect.Effect<string> | undefined> =>
+  Effect.map(
+    Effect.serviceOption(McpAuth.McpAuth),
+    (found) => Option.isNone(found) ? undefined : Effect.map(found.value.headers(url.href), identityOf)
+  )
+
 /** Challenges (a 401, then a 403 step-up) answered per exchange before its status is returned to the caller. */
 const MAX_CHALLENGES = 2
 
@@ -111,14 +125,20 @@ const isChallenge = (response: HttpClientResponse.HttpClientResponse): boolean =
  * `AuthorizationRequired` (why, without secrets). Without `McpAuth` a 401 is returned as it came.
  *
  * `phases` hears when the exchange waits for `McpAuth` (a token request, the user's browser) and when the request
- * then goes out with its credentials, so that the caller's deadline measures the server and not the OAuth flow.
+ * then goes out with its credentials, so that the caller's deadline measures the server and not the OAuth flow; and
+ * (`credentials`) what those credentials were, so that the caller sees when they change (another authorization
+ * context, for `cacheScope: "private"` results).
  */
 export const execute = (
   client: HttpClient.HttpClient.With<HttpClientError.HttpClientError, Scope.Scope>,
   url: URL,
   build: (url: URL) => HttpClientRequest.HttpClientRequest,
   who: Origin,
-  phases?: { readonly authorizing: () => void; readonly sent: () => void }
+  phases?: {
+    readonly authorizing: () => void
+    readonly sent: () => void
+    readonly credentials?: ((identity: string) => void) | undefined
+  }
 ): Effect.Effect<
   HttpClientResponse.HttpClientResponse,
   ConnectionFailed | RedirectRefused | AuthorizationRequired,
@@ -133,6 +153,7 @@ export const execute = (
       phases?.authorizing()
       const headers = yield* auth.headers(server)
       phases?.sent()
+      phases?.credentials?.(identityOf(headers))
       const sent = Object.values(headers).flatMap((value) => {
         const text = Redacted.value(value)
         const token = /^\s*\S+\s+(\S+)\s*$/.exec(text)?.[1]
