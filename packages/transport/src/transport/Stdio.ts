@@ -143,7 +143,7 @@ export const attach = (
 ): Effect.Effect<StdioTransport, never, Scope.Scope> =>
   Effect.gen(function*() {
     const server = opts.name
-    const stderr = new StderrTail(opts.stderrLines, 512, redactor.text)
+    const stderr = new StderrTail(opts.stderrLines, 512, redactor)
     const outbox = new Outbox()
     const exitSignal = Deferred.makeUnsafe<ExitInfo>()
     const ended = Deferred.makeUnsafe<Ended>()
@@ -154,7 +154,6 @@ export const attach = (
     let refusedRequests = 0
     let stdoutEnded = false
     let stderrEnded = false
-    const clip = (text: string, max?: number) => JsonRpc.excerpt(redactor.text(text), max)
 
     const processExited = (info: ExitInfo) =>
       new ProcessExited({ server, code: info.code, signal: info.signal, stderrTail: stderr.snapshot() })
@@ -191,12 +190,14 @@ export const attach = (
           ))
         }
         receiver.diagnose(
-          `discarded a ${bytes}-byte message over the ${opts.maxMessageBytes}-byte limit: ${clip(head, 80)}`
+          `discarded a ${bytes}-byte message over the ${opts.maxMessageBytes}-byte limit: ${
+            // The head is the line's first bytes: its end is a cut too.
+            redactor.excerpt(redactor.fragment(head, { end: true }), 80)}`
         )
       },
       invalidUtf8: (text) => {
         invalidUtf8++
-        receiver.diagnose(`skipped a stdout line that is not valid UTF-8: ${clip(text)}`)
+        receiver.diagnose(`skipped a stdout line that is not valid UTF-8: ${redactor.excerpt(text)}`)
       }
     })
 

@@ -146,7 +146,7 @@ export const make = (
       SseReader.read(response.stream, options.maxMessageBytes, at, {
         event: (name, data) => {
           if (name === "message") receiver.message(data)
-          else receiver.diagnose(`skipped a server-sent event of type ${JSON.stringify(name.slice(0, 40))}`)
+          else receiver.diagnose(`skipped a server-sent event of type ${JSON.stringify(receiver.excerpt(name, 40))}`)
           return !done()
         },
         oversize: onOversize
@@ -247,10 +247,13 @@ export const make = (
             (status === 400 || status === 404 || status === 405) &&
             (body.code === undefined || !MODERN_CODES.has(body.code))
           ) {
-            legacy = yield* Scope.provide(options.legacy(receiver, Exchange.statusError(response, body, who)), scope)
+            legacy = yield* Scope.provide(
+              options.legacy(receiver, Exchange.statusError(response, body, who, receiver.excerpt)),
+              scope
+            )
             return legacy.send(frame)
           }
-          return yield* fail(Exchange.statusError(response, body, who))
+          return yield* fail(Exchange.statusError(response, body, who, receiver.excerpt))
         }
         if (frame.method === "initialize") {
           const id = response.headers["mcp-session-id"]
@@ -298,7 +301,7 @@ export const make = (
         return yield* fail(
           status === 202 || status === 204
             ? new ProtocolError({ ...who, detail: `HTTP ${status} carried no answer` })
-            : new ProtocolError({ ...who, detail: `an answer of type ${JSON.stringify(type.slice(0, 60))}` })
+            : new ProtocolError({ ...who, detail: `an answer of type ${JSON.stringify(receiver.excerpt(type, 60))}` })
         )
       })).pipe(Effect.catch(fail), withNames)
     }
@@ -316,7 +319,7 @@ export const make = (
         }
         const body = yield* Exchange.errorBody(response)
         if (isSessionLoss(response.status, body, sentWith)) return sessionLoss(sentWith)
-        receiver.diagnose(Exchange.statusError(response, body, who).message)
+        receiver.diagnose(Exchange.statusError(response, body, who, receiver.excerpt).message)
       })).pipe(
         Effect.catch((error) => Effect.sync(() => receiver.diagnose(error.message))),
         Effect.timeoutOption(options.notifyTimeoutMs),
