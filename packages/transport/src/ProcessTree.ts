@@ -163,8 +163,20 @@ export const parsePs = (output: string): ReadonlyArray<Entry> => {
 
 /** How often the table is read while waiting for signalled processes to go. */
 export const POLL_MS = 20
+/** How long one read of the table may take (`ps` can stall on a sick system): past it, the read counts as failed. */
+export const READ_BOUND_MS = 1_000
 /** How long processes may take to go after SIGKILL (as the spawner's own wait for a group). */
 export const AFTER_KILL_MS = 1_000
+
+/** One read of the table, bounded by `READ_BOUND_MS`. */
+const read = (tree: ProcessTree["Service"]): Effect.Effect<ReadonlyArray<Entry>, ProcessTableUnreadable> =>
+  tree.table.pipe(
+    Effect.timeoutOption(READ_BOUND_MS),
+    Effect.flatMap(Option.match({
+      onNone: () => Effect.fail(new ProcessTableUnreadable({ reason: `no answer within ${READ_BOUND_MS} ms` })),
+      onSome: Effect.succeed
+    }))
+  )
 
 /**
  * The descendants of `root` now, or none when the table cannot be read (the group signal still goes out).
@@ -173,14 +185,14 @@ export const AFTER_KILL_MS = 1_000
  * @category shutdown
  */
 export const collect = (tree: ProcessTree["Service"], root: number): Effect.Effect<ReadonlyArray<Entry>> =>
-  tree.table.pipe(
+  read(tree).pipe(
     Effect.map((table) => descendants(table, root, tree.self)),
     Effect.catch((error) => Effect.as(Effect.logDebug(error.message), []))
   )
 
 /** The ones of `strays` still running, read now; none when the table cannot be read (nothing unverified is signalled). */
 const alive = (tree: ProcessTree["Service"], strays: ReadonlyArray<Entry>): Effect.Effect<ReadonlyArray<Entry>> =>
-  strays.length === 0 ? Effect.succeed(strays) : tree.table.pipe(
+  strays.length === 0 ? Effect.succeed(strays) : read(tree).pipe(
     Effect.map((table) => survivors(strays, table)),
     Effect.orElseSucceed((): ReadonlyArray<Entry> => [])
   )
@@ -202,8 +214,9 @@ const signalAll = (tree: ProcessTree["Service"], strays: ReadonlyArray<Entry>, s
 
 /**
  * Ends `strays` (collected by `collect`) that still run: SIGTERM, up to `killGraceMs` for them to go, then SIGKILL
- * and up to `AFTER_KILL_MS` more. `force`: SIGKILL at once. Bounded by `killGraceMs + AFTER_KILL_MS` plus the
- * table reads; returns the ones still there at the end (none, unless one is stuck in the kernel).
+ * and up to `AFTER_KILL_MS` more. `force`: SIGKILL at once. Bounded by `killGraceMs + AFTER_KILL_MS` plus three
+ * reads of the table (each bounded by `READ_BOUND_MS`); returns the ones still there at the end (none, unless one is
+ * stuck in the kernel).
  *
  * @since 0.4.0
  * @category shutdown

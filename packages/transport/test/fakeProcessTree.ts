@@ -20,7 +20,7 @@ export const SELF = 4_242
 
 export const make = (
   processes: ReadonlyArray<FakeProcess>,
-  options: { readonly unreadable?: boolean; readonly onRead?: () => void } = {}
+  options: { readonly unreadable?: boolean; readonly hangs?: boolean; readonly onRead?: () => void } = {}
 ) => {
   const table = new Map(processes.map((p) => [p.pid, p]))
   const events: Array<Event> = []
@@ -29,6 +29,7 @@ export const make = (
     table: Effect.gen(function*() {
       events.push({ _tag: "read", at: yield* Clock.currentTimeMillis })
       options.onRead?.()
+      if (options.hangs === true) return yield* Effect.never
       if (options.unreadable === true) {
         return yield* new ProcessTree.ProcessTableUnreadable({ reason: "the test says so" })
       }

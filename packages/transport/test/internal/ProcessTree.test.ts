@@ -146,4 +146,20 @@ describe("ProcessTree.reap: the ladder for descendants, bounded", () => {
       assert.deepStrictEqual(yield* ProcessTree.reap(fake.service, strays, { killGraceMs: KILL_GRACE }), [])
       assert.deepStrictEqual(fake.signals(), [])
     }))
+
+  it.effect("a table that never answers: each read is bounded by READ_BOUND_MS, and nothing is signalled", () =>
+    Effect.gen(function*() {
+      const fake = Fake.make([entry(100, SELF), entry(101, 100)], { hangs: true })
+      const collecting = yield* ProcessTree.collect(fake.service, 100).pipe(
+        Effect.forkChild({ startImmediately: true })
+      )
+      yield* TestClock.adjust(ProcessTree.READ_BOUND_MS)
+      assert.deepStrictEqual(yield* Fiber.join(collecting), [])
+      const reaping = yield* ProcessTree.reap(fake.service, [entry(101, 100)], { killGraceMs: KILL_GRACE }).pipe(
+        Effect.forkChild({ startImmediately: true })
+      )
+      yield* TestClock.adjust(ProcessTree.READ_BOUND_MS)
+      assert.deepStrictEqual(yield* Fiber.join(reaping), [])
+      assert.deepStrictEqual(fake.signals(), [])
+    }))
 })
