@@ -247,7 +247,9 @@ export interface StdioClient extends McpClient {
  * Spawns an MCP server and returns its client at once; `initialize` continues in the background.
  *
  * Needs the `ChildProcessSpawner` service (apps provide `NodeServices.layer` from
- * `@effect/platform-node`) and a `Scope`: closing it shuts the server down.
+ * `@effect/platform-node`) and a `Scope`: closing it shuts the server down, with its process group. Provide the
+ * optional `ProcessTree` service too (`NodeProcessTree.layer`) and closing also ends the server's descendants that
+ * left its group (`setsid`), read from the process table.
  *
  * @since 0.2.0
  * @category constructors

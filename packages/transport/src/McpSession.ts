@@ -317,7 +317,8 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
       clock,
       rate: config.logRateLimit ?? Logging.DEFAULT_RATE_LIMIT,
       scrub,
-      scrubValue: redactor.value
+      scrubValue: redactor.value,
+      excerpt: redactor.excerpt
     })
 
     const publisher = Publisher.make(notifications, config.notificationBuffer)
@@ -365,8 +366,7 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
       send: (frame) => transport?.send(frame),
       diagnose,
       note: (text) => Queue.offerUnsafe(logs, ["debug", text]),
-      scrub,
-      scrubValue: redactor.value,
+      redactor,
       serve: answerer === undefined ? undefined : { answer: answerer, run }
     })
 
@@ -439,7 +439,7 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
       message: ByteCounter.receiving(bytes, dispatch),
       failRequest: (id, error) => {
         if (error._tag === "MessageTooLarge") oversize++
-        pending.settle(id, Exit.fail(Scrub.failure(scrub, error)))
+        pending.settle(id, Exit.fail(Scrub.failure(redactor, error)))
       },
       isPending: (id) => pending.get(id) !== undefined,
       pendingMethod: (id) => pending.get(id)?.method,
@@ -458,7 +458,8 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
         diagnose("the server ended the session; initializing a new one")
         handshakeFiber = run(handshake(renewal.before(confirmed)))
       },
-      diagnose
+      diagnose,
+      excerpt: redactor.excerpt
     }
 
     const live = yield* Scope.provide(open(receiver, prepared), scope).pipe(
@@ -525,7 +526,11 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
       )
     )
     run(serverLog.run)
-    run(live.ended.pipe(Effect.flatMap((ended) => Effect.forkIn(shutdown(ended.reason, "close", ended.error), parent))))
+    run(
+      live.ended.pipe(
+        Effect.flatMap((ended) => Effect.forkIn(shutdown(scrub(ended.reason), "close", ended.error), parent))
+      )
+    )
     handshakeFiber = run(handshake(Effect.void))
     const roots = config.handlers?.roots
     if (roots !== undefined) {

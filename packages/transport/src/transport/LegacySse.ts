@@ -113,7 +113,7 @@ export const make = (
           who
         )
         if (response.status >= 200 && response.status < 300) return
-        const error = Exchange.statusError(response, yield* Exchange.errorBody(response), who)
+        const error = Exchange.statusError(response, yield* Exchange.errorBody(response), who, receiver.excerpt)
         if (frame._tag === "Request") receiver.failRequest(frame.id, error)
         else receiver.diagnose(error.message)
       }))
@@ -200,7 +200,7 @@ export const make = (
       )
       if (response.status < 200 || response.status >= 300) {
         const body = yield* Exchange.errorBody(response)
-        return refuse((method) => Exchange.statusError(response, body, { server, method }))
+        return refuse((method) => Exchange.statusError(response, body, { server, method }, receiver.excerpt))
       }
       if (mediaType(response) !== "text/event-stream") {
         return refuse((method) =>

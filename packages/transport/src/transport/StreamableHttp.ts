@@ -180,7 +180,7 @@ export const make = (
       SseReader.read(body.stream, options.maxMessageBytes, at, {
         event: (name, data) => {
           if (name === "message") receiver.message(data)
-          else receiver.diagnose(`skipped a server-sent event of type ${JSON.stringify(name.slice(0, 40))}`)
+          else receiver.diagnose(`skipped a server-sent event of type ${JSON.stringify(receiver.excerpt(name, 40))}`)
           return !done()
         },
         oversize: onOversize
@@ -306,12 +306,16 @@ export const make = (
             (body.code === undefined || !MODERN_CODES.has(body.code))
           ) {
             legacy = yield* Scope.provide(
-              options.legacy(receiver, Exchange.statusError(response, body, who), receiver.timeLeft(frame.id)),
+              options.legacy(
+                receiver,
+                Exchange.statusError(response, body, who, receiver.excerpt),
+                receiver.timeLeft(frame.id)
+              ),
               scope
             )
             return legacy.send(frame)
           }
-          return yield* fail(Exchange.statusError(response, body, who))
+          return yield* fail(Exchange.statusError(response, body, who, receiver.excerpt))
         }
         if (frame.method === "initialize") {
           const id = response.headers["mcp-session-id"]
@@ -375,7 +379,7 @@ export const make = (
         return yield* fail(
           status === 202 || status === 204
             ? new ProtocolError({ ...who, detail: `HTTP ${status} carried no answer` })
-            : new ProtocolError({ ...who, detail: `an answer of type ${JSON.stringify(type.slice(0, 60))}` })
+            : new ProtocolError({ ...who, detail: `an answer of type ${JSON.stringify(receiver.excerpt(type, 60))}` })
         )
       })).pipe(Effect.catch(fail), withNames)
     }
@@ -394,7 +398,7 @@ export const make = (
         }
         const body = yield* Exchange.errorBody(response)
         if (isSessionLoss(response.status, body, sentWith)) return sessionLoss(sentWith)
-        receiver.diagnose(Exchange.statusError(response, body, who).message)
+        receiver.diagnose(Exchange.statusError(response, body, who, receiver.excerpt).message)
       })).pipe(
         Effect.catch((error) => Effect.sync(() => receiver.diagnose(error.message))),
         Effect.timeoutOption(options.notifyTimeoutMs),

@@ -83,6 +83,12 @@ export interface Receiver {
   /** Something the server sent was skipped; logged as a warning by the session. */
   readonly diagnose: (text: string) => void
   /**
+   * The session's excerpt of server text for an error or a diagnostic: its secrets (the `Redacted` values the
+   * session knows) replaced first, then on one line and cut after `max` characters (160 by default), a secret's
+   * prefix left against the cut replaced too. A transport cuts server text with it, never by itself.
+   */
+  readonly excerpt: (text: string, max?: number) => string
+  /**
    * The transport ended by itself (what `Transport.ended` then completes with). Calling it is optional; a transport
    * that does (stdio) has the session refuse new calls and fail pending ones in the same synchronous step, rather
    * than after the session's fiber has seen `ended`.

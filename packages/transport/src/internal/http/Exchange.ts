@@ -67,7 +67,8 @@ const executeOnce = (
         error.response !== undefined
           ? Effect.succeed(error.response)
           : Effect.fail(
-            new ConnectionFailed({ ...who, url: Url.redact(target), reason: JsonRpc.excerpt(describe(error)) })
+            // Cut (after its secrets are replaced) by the session, as every transport failure is (`Scrub.failure`).
+            new ConnectionFailed({ ...who, url: Url.redact(target), reason: describe(error) })
           )
       ),
       Effect.flatMap((response) => {
@@ -226,11 +227,15 @@ export const errorBody = (response: HttpClientResponse.HttpClientResponse): Effe
     Effect.orElseSucceed((): ErrorBody => ({ text: "", code: undefined, remoteMessage: undefined, id: undefined }))
   )
 
-/** The typed error of a non-success status, with `WWW-Authenticate` and `Retry-After` kept. */
+/**
+ * The typed error of a non-success status, with `WWW-Authenticate` and `Retry-After` kept. Its texts are the
+ * session's excerpts (`Receiver.excerpt`): the secrets in the body and the headers are replaced before they are cut.
+ */
 export const statusError = (
   response: HttpClientResponse.HttpClientResponse,
   body: ErrorBody,
-  who: Origin
+  who: Origin,
+  excerpt: (text: string, max?: number) => string
 ): HttpStatusError => {
   const wwwAuthenticate = Option.map(
     Option.fromNullishOr(response.headers["www-authenticate"]),
@@ -238,13 +243,13 @@ export const statusError = (
   ).pipe(Option.getOrUndefined)
   const retryAfter = response.headers["retry-after"]
   const detail = body.remoteMessage !== undefined
-    ? `${body.code} ${JsonRpc.excerpt(body.remoteMessage)}`
-    : JsonRpc.excerpt(body.text.trim())
+    ? `${body.code} ${excerpt(body.remoteMessage)}`
+    : excerpt(body.text.trim())
   return new HttpStatusError({
     ...who,
     status: response.status,
     detail,
-    ...(wwwAuthenticate !== undefined ? { wwwAuthenticate: JsonRpc.excerpt(wwwAuthenticate, 400) } : {}),
-    ...(retryAfter !== undefined ? { retryAfter: JsonRpc.excerpt(retryAfter, 64) } : {})
+    ...(wwwAuthenticate !== undefined ? { wwwAuthenticate: excerpt(wwwAuthenticate, 400) } : {}),
+    ...(retryAfter !== undefined ? { retryAfter: excerpt(retryAfter, 64) } : {})
   })
 }
