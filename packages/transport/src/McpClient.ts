@@ -106,7 +106,9 @@ export type Readiness = Readiness_.Readiness
  * Spawns an MCP server and returns its client at once; the handshake continues in the background.
  *
  * Needs the `ChildProcessSpawner` service (apps provide `NodeServices.layer` from
- * `@effect/platform-node`) and a `Scope`: closing it shuts the server down.
+ * `@effect/platform-node`) and a `Scope`: closing it shuts the server down, with its process group. Provide the
+ * optional `ProcessTree` service too (`NodeProcessTree.layer`) and closing also ends the server's descendants that
+ * left its group (`setsid`), read from the process table.
  *
  * @since 0.2.0
  * @category constructors
@@ -147,16 +149,22 @@ export const http: (
     const [LegacySse, StreamableHttp] = yield* Effect.promise(() =>
       Promise.all([import("./wire/LegacySse.ts"), import("./wire/StreamableHttp.ts")])
     )
-    const legacy = (receiver: Parameters<typeof LegacySseModule.make>[1], refused?: HttpStatusError) =>
+    const legacy = (
+      receiver: Parameters<typeof LegacySseModule.make>[1],
+      refused?: HttpStatusError,
+      withinMs?: number
+    ) =>
       LegacySse.make({
         server,
         url,
         headers,
         maxMessageBytes,
-        // The endpoint's bound expires a millisecond before the first request's own deadline (both are the request
-        // timeout), so a server that never names its endpoint is reported as that (ConnectionFailed), not as a
-        // RequestTimeout of whichever request happened to be queued: two equal timers raced under load.
-        connectTimeoutMs: requestTimeoutMs > 1 ? requestTimeoutMs - 1 : requestTimeoutMs,
+        // The endpoint's bound expires before the first request's own deadline, so a server that never names its
+        // endpoint is reported as that (ConnectionFailed), not as a RequestTimeout of whichever request happened to
+        // be queued. Opened at once (transport: "sse"), both bounds are the request timeout: a millisecond apart
+        // (two equal timers raced under load). Opened by auto-detection, initialize has already spent the time of
+        // its refused POST: the bound is what is left of its deadline, less a margin.
+        connectTimeoutMs: endpointWaitMillis(requestTimeoutMs, withinMs),
         notifyTimeoutMs: requestTimeoutMs,
         // Auto-detection: a failed fallback reports the modern refusal first, then why the fallback failed.
         connectFailure: refused === undefined ? undefined : (method, error) =>
@@ -186,6 +194,17 @@ export const http: (
     })
   }
 )
+
+/**
+ * How long the legacy transport waits for its `endpoint` event: the request timeout less a millisecond, or, when
+ * auto-detection opens it, what is left of initialize's deadline (`withinMs`) less a tenth of it (at most 100 ms), so
+ * that the endpoint's bound always expires first.
+ */
+const endpointWaitMillis = (requestTimeoutMs: number, withinMs: number | undefined): number => {
+  const own = requestTimeoutMs > 1 ? requestTimeoutMs - 1 : requestTimeoutMs
+  if (withinMs === undefined || withinMs === Infinity) return own
+  return Math.max(0, Math.min(own, withinMs - Math.min(100, Math.max(1, withinMs / 10))))
+}
 
 /**
  * Starts a client of one MCP server, local or remote: `{ command, … }` spawns it over stdio (needs

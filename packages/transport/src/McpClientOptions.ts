@@ -7,6 +7,7 @@
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
+import type * as Schedule from "effect/Schedule"
 import type { ClientHandlers } from "./ClientHandlers.ts"
 import { InvalidUrl } from "./HttpError.ts"
 import * as Durations from "./internal/Durations.ts"
@@ -143,6 +144,11 @@ export interface RemoteOptions extends SharedOptions {
   readonly closeTimeout?: Duration.Input | undefined
   /** The log level sent in `_meta` of modern requests. */
   readonly logLevel?: string | undefined
+  /**
+   * The delays between renewals of sessions the server lost before a request succeeded on them (Streamable HTTP);
+   * when the schedule ends, the client fails with `SessionsForgotten`. Default: 250 ms, 500 ms, 1 s.
+   */
+  readonly sessionRenewal?: Schedule.Schedule<unknown, unknown> | undefined
 }
 
 /**
@@ -176,6 +182,7 @@ export interface ResolvedRemote {
   readonly protocol: ProtocolChoice
   readonly probeTimeoutMs: number
   readonly logLevel: string | undefined
+  readonly sessionRenewal: Schedule.Schedule<unknown, unknown> | undefined
   /** The values of `Redacted` headers (and a bearer's token alone) and the URL's password. */
   readonly secrets: ReadonlyArray<string>
 }
@@ -332,6 +339,7 @@ export const resolveRemote = (options: RemoteOptions): Effect.Effect<ResolvedRem
       protocol: options.protocol ?? (mode === "sse" ? "legacy" : "auto"),
       probeTimeoutMs: millis(options.probeTimeout, PROBE_TIMEOUT_MS),
       logLevel: options.logLevel,
+      sessionRenewal: options.sessionRenewal,
       secrets
     }
   })

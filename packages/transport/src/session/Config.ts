@@ -4,6 +4,7 @@
  *
  * @internal
  */
+import type * as Schedule from "effect/Schedule"
 import type { ClientHandlers } from "../ClientHandlers.ts"
 import type { ProtocolChoice } from "../Protocol.ts"
 import type * as Logging from "./Logging.ts"
@@ -41,4 +42,9 @@ export interface Config {
   readonly handlers?: ClientHandlers | undefined
   /** How many `notifications/message` entries become log entries (default `Logging.DEFAULT_RATE_LIMIT`). */
   readonly logRateLimit?: Logging.RateLimit | undefined
+  /**
+   * The delays between renewals of HTTP sessions the server lost before a request succeeded on them; when it ends,
+   * the session fails with `SessionsForgotten`. Default `SessionRenewal.DEFAULT_SCHEDULE` (250 ms, 500 ms, 1 s).
+   */
+  readonly sessionRenewal?: Schedule.Schedule<unknown, unknown> | undefined
 }

@@ -77,6 +77,8 @@ export interface Parts {
   /** Answers a modern server's input requests (`input_required`). */
   readonly answer: Mrtr.Answer | undefined
   readonly maxRounds: number
+  /** The session's clock, in milliseconds (a call's deadline across re-issues). */
+  readonly now: () => number
 }
 
 const legacyEnd = (next: string | undefined): next is undefined | "" => next === undefined || next === ""
@@ -118,7 +120,8 @@ export const modern = (parts: Parts, protocolVersion: string): Era => {
     toolHeaders: (tool) => parts.toolHeaders.get(tool),
     answer: parts.answer,
     maxRounds: parts.maxRounds,
-    send: parts.pending
+    send: parts.pending,
+    now: parts.now
   })
   return {
     name: "modern",
@@ -167,9 +170,9 @@ export const listenRequest = (
   http: () => boolean,
   protocolVersion: () => string | undefined
 ) =>
-(params: unknown): Effect.Effect<unknown, RequestError> => {
+(params: unknown, onId: (id: number) => void): Effect.Effect<unknown, RequestError> => {
   const version = protocolVersion() ?? MODERN_PROTOCOL_VERSION
   const merged = Meta.merge(params, Meta.request(version, client))
   const headers = http() ? ModernHeaders.forRequest("subscriptions/listen", merged, version, undefined) : undefined
-  return pending("subscriptions/listen", merged, { timeoutMs: Infinity, cancellable: true, headers })
+  return pending("subscriptions/listen", merged, { timeoutMs: Infinity, cancellable: true, headers, onId })
 }

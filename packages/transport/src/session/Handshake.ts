@@ -24,6 +24,7 @@ import * as EraProbe from "./EraProbe.ts"
 import type { Link } from "./Link.ts"
 import type * as Readiness from "./Readiness.ts"
 import * as Scrub from "./Scrub.ts"
+import * as SessionRenewal from "./SessionRenewal.ts"
 
 /** What the handshake needs of its session. */
 export interface Config {
@@ -49,8 +50,11 @@ export interface Config {
 export interface Handshake {
   /** Starts the first handshake, in a fiber of the session. */
   readonly start: () => void
-  /** The server forgot the session: fail what is in flight and renew it. */
-  readonly lost: () => void
+  /**
+   * The server forgot the session: fail what is in flight and renew it (at once, or on a backoff when the lost
+   * session was made by a renewal and no request had succeeded on it: `confirmed` false; see `SessionRenewal`).
+   */
+  readonly lost: (confirmed: boolean) => void
   /** The era the last handshake chose; before the first, requests (`ping`) go as they are. */
   readonly era: () => Era.Era
   /** Whether no handshake is running. */
@@ -90,38 +94,41 @@ export const make = Effect.fnUntraced(function*(config: Config) {
     link.send({ _tag: "Notification", method: "notifications/initialized", text: INITIALIZED })
   })
 
-  const handshake: Effect.Effect<void> = probe.pipe(
-    Effect.matchEffect({
-      onSuccess: (session) =>
-        Effect.sync(() => {
-          // The era, chosen once per handshake: it says how requests go and lists end from now on.
-          era = Era.of(session, config.eraParts)
-          link.established(session.protocolVersion)
-          if (eraKey !== undefined) eraCache.set(eraKey, era.name)
-          const instructions = session.instructions === undefined ? undefined : config.scrub(session.instructions)
-          readiness.move({ _tag: "Initialized", session: { ...session, instructions } })
-        }),
-      onFailure: (raw: InitializeError) =>
-        Effect.suspend(() => {
-          const error = Scrub.initializeFailure(config.scrub, raw)
-          // A failed handshake (first or renewed) is terminal: the session ends, with `Failed` kept as why. One
-          // move, so whoever sees `awaitReady` fail also sees `isAlive()` false.
-          if (!readiness.move({ _tag: "InitializeFailed", error })) return Effect.void
-          return config.failed(`its initialize failed (${error._tag})`)
-        })
-    })
-  )
+  const renewal = SessionRenewal.make(server, settings.sessionRenewal ?? SessionRenewal.DEFAULT_SCHEDULE)
+  /** The handshake, after `before` (a renewal's wait, which may give up with `SessionsForgotten`). */
+  const handshake = (before: Effect.Effect<void, InitializeError>): Effect.Effect<void> =>
+    Effect.andThen(before, probe).pipe(
+      Effect.matchEffect({
+        onSuccess: (session) =>
+          Effect.sync(() => {
+            // The era, chosen once per handshake: it says how requests go and lists end from now on.
+            era = Era.of(session, config.eraParts)
+            link.established(session.protocolVersion)
+            if (eraKey !== undefined) eraCache.set(eraKey, era.name)
+            const instructions = session.instructions === undefined ? undefined : config.scrub(session.instructions)
+            readiness.move({ _tag: "Initialized", session: { ...session, instructions } })
+          }),
+        onFailure: (raw: InitializeError) =>
+          Effect.suspend(() => {
+            const error = Scrub.initializeFailure(config.scrub, raw)
+            // A failed handshake (first or renewed) is terminal: the session ends, with `Failed` kept as why. One
+            // move, so whoever sees `awaitReady` fail also sees `isAlive()` false.
+            if (!readiness.move({ _tag: "InitializeFailed", error })) return Effect.void
+            return config.failed(`its initialize failed (${error._tag})`)
+          })
+      })
+    )
 
   return {
     start: () => {
-      fiber = config.run(handshake)
+      fiber = config.run(handshake(Effect.void))
     },
-    lost: () => {
+    lost: (confirmed) => {
       sessionsLost++
       if (!readiness.move({ _tag: "SessionLost", done: Deferred.makeUnsafe() })) return
       config.pending.failAll((entry) => new SessionExpired({ server, method: entry.method }))
       config.diagnose("the server ended the session; initializing a new one")
-      fiber = config.run(handshake)
+      fiber = config.run(handshake(renewal.before(confirmed)))
     },
     era: () => era,
     idle: () => fiber === undefined || fiber.pollUnsafe() !== undefined,

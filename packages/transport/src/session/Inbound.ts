@@ -82,7 +82,8 @@ export const make = Effect.fnUntraced(function*(config: Config) {
     clock: config.clock,
     rate: settings.logRateLimit ?? Logging.DEFAULT_RATE_LIMIT,
     scrub: redactor.text,
-    scrubValue: redactor.value
+    scrubValue: redactor.value,
+    excerpt: redactor.excerpt
   })
   const counters = Dispatch.counters()
   const receive = Dispatch.make({
@@ -100,8 +101,7 @@ export const make = Effect.fnUntraced(function*(config: Config) {
     send: config.send,
     diagnose: config.diagnose,
     note: config.note,
-    scrub: redactor.text,
-    scrubValue: redactor.value,
+    redactor,
     serve: config.serve
   })
   return {

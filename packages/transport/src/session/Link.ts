@@ -27,6 +27,10 @@ export interface Link {
   readonly refusal: () => ProcessExited | ClientClosed | undefined
   /** The server's session id (`Mcp-Session-Id`), for tracing. */
   readonly sessionId: () => string | undefined
+  /** Why the server's own stream (Streamable HTTP's GET) is not open, once the wire stopped opening it. */
+  readonly serverStream: () => string | undefined
+  /** The wire's authorization context (changes with the credentials it sends); `0` for a wire without one. */
+  readonly authorizationContext: Effect.Effect<number>
   /** Tells the wire the negotiated version (sent as `MCP-Protocol-Version` from now on) and keeps it. */
   readonly established: (protocolVersion: string) => void
   /** The last negotiated version, for tracing. */
@@ -59,6 +63,8 @@ export const make = (): Link => {
     isHttp: () => wire?.kind === "http",
     refusal: () => wire?.refusal?.(),
     sessionId: () => wire?.sessionId?.(),
+    serverStream: () => wire?.serverStream?.(),
+    authorizationContext: Effect.suspend(() => wire?.authorizationContext ?? Effect.succeed(0)),
     established: (protocolVersion) => {
       version = protocolVersion
       wire?.established(protocolVersion)

@@ -110,7 +110,7 @@ export const open: <T extends Transport.Transport, P, E, R, D extends Partial<Se
     )
   })
   // Lists kept for their `ttlMs` (2026-07-28); a list_changed drops its list before it is published.
-  const lists = ListCache.group()
+  const lists = ListCache.group(link.authorizationContext)
   const inbound = yield* Inbound.make({
     settings: config,
     clock,
@@ -133,7 +133,8 @@ export const open: <T extends Transport.Transport, P, E, R, D extends Partial<Se
     toolHeaders: new Map(),
     // Input requests (2026-07-28) are answered by the same handlers as the legacy era's server requests.
     answer: config.answerInput ?? answerer,
-    maxRounds: config.maxInputRounds ?? Mrtr.DEFAULT_MAX_ROUNDS
+    maxRounds: config.maxInputRounds ?? Mrtr.DEFAULT_MAX_ROUNDS,
+    now
   }
   const shutdown = Shutdown.make({ server, readiness, pending, link, scope })
   const handshake = yield* Handshake.make({
@@ -158,15 +159,20 @@ export const open: <T extends Transport.Transport, P, E, R, D extends Partial<Se
       if (error._tag === "MessageTooLarge") {
         oversize++
       }
-      pending.settle(id, Exit.fail(Scrub.failure(scrub, error)))
+      pending.settle(id, Exit.fail(Scrub.failure(redactor, error)))
     },
     isPending: (id) => pending.get(id) !== undefined,
     pendingMethod: (id) => pending.get(id)?.method,
+    timeLeft: (id) => {
+      const entry = pending.get(id)
+      return entry === undefined ? undefined : entry.deadline - now()
+    },
     authorizing: (id) => pending.hold(id),
     sent: (id) => pending.restart(id),
     ended: (ended) => shutdown.signal(ended.reason, ended.error),
     sessionLost: handshake.lost,
-    diagnose
+    diagnose,
+    excerpt: redactor.excerpt
   }
   const live = yield* Scope.provide(wire.open(receiver, prepared), scope).pipe(
     Effect.onError(() => Scope.close(scope, Exit.void))
@@ -187,7 +193,7 @@ export const open: <T extends Transport.Transport, P, E, R, D extends Partial<Se
   )
   run(
     live.ended.pipe(
-      Effect.flatMap((ended) => Effect.forkIn(shutdown.close(ended.reason, "close", ended.error), parent))
+      Effect.flatMap((ended) => Effect.forkIn(shutdown.close(scrub(ended.reason), "close", ended.error), parent))
     )
   )
   handshake.start()
@@ -249,6 +255,7 @@ export const open: <T extends Transport.Transport, P, E, R, D extends Partial<Se
     },
     url: config.url,
     pid: process?.pid,
+    serverStream: link.serverStream,
     isAlive: () => Readiness.isAlive(readiness.get()) && link.refusal() === undefined,
     isReady: () => readiness.get()._tag === "Ready" && link.refusal() === undefined,
     readiness: readiness.get,

@@ -116,6 +116,11 @@ export interface Session extends Features.Features {
   readonly url: string | undefined
   /** The child's process id; `undefined` for a remote server. */
   readonly pid: number | undefined
+  /**
+   * Why a remote server's own stream (Streamable HTTP's GET, for what it sends unprompted: list changes, its
+   * requests) is not open, once the client stopped opening it; `undefined` while it is open, and for stdio.
+   */
+  readonly serverStream: () => string | undefined
   /** Neither closed nor ended: the process has not exited, the handshake has not failed, the session is open. */
   readonly isAlive: () => boolean
   /** Whether the handshake has succeeded (non-blocking). */

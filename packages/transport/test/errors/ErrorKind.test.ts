@@ -62,6 +62,8 @@ const table: ReadonlyArray<
   [new HttpError.HttpStatusError({ server, method, status: 403, detail: "" }), "ServerFault"],
   [new HttpError.HttpStatusError({ server, method, status: 404, detail: "" }), "ServerFault"],
   [new HttpError.RedirectRefused({ server, method, location: "http://elsewhere" }), "ServerFault"],
+  [new HttpError.SessionsForgotten({ server, losses: 4 }), "ServerFault"],
+  [new McpError.MessageTooLarge({ server, method, bytes: 10, limit: 5, encoding: "gzip" }), "ServerFault"],
   [new EraError.HeaderMismatch({ server, method, detail: "" }), "ServerFault"],
   [new EraError.InputRoundsExceeded({ server, method, rounds: 8 }), "ServerFault"],
   [new Subscriptions.ListenFailed({ server, reason: "legacy", detail: "" }), "ServerFault"],

@@ -89,7 +89,8 @@ describe("Fault: wire validation (in-memory peer)", () => {
       listener: Listen.make({ server: "s", send: unused }),
       toolHeaders: new Map(),
       answer: undefined,
-      maxRounds: 1
+      maxRounds: 1,
+      now: () => 0
     }
     const session = { serverInfo: { name: "s", version: "1" }, capabilities: {}, instructions: undefined }
     for (const version of ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]) {
