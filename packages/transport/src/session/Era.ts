@@ -26,6 +26,7 @@ import { MODERN_PROTOCOL_VERSION } from "../Protocol.ts"
 import * as Subscriptions from "../Subscriptions.ts"
 import type { DiscoveredTool } from "../Tool.ts"
 import * as ModernHeaders from "../wire/http/ModernHeaders.ts"
+import type { Conduct } from "../wire/Transport.ts"
 import type * as Listen from "./Listen.ts"
 import * as Meta from "./Meta.ts"
 import * as ModernRequest from "./ModernRequest.ts"
@@ -44,6 +45,8 @@ export interface ToolCheck {
 export interface Era {
   /** The era's name, as the era cache keeps it. */
   readonly name: EraName
+  /** How the era uses the wire (told to it with the negotiated version). */
+  readonly conduct: Conduct
   /** Sends one request the era's way. */
   readonly request: (method: string, params: unknown, settings: Settings) => Effect.Effect<unknown, RequestError>
   /** Whether a page whose `nextCursor` is `next` is the last one. */
@@ -81,6 +84,16 @@ export interface Parts {
   readonly now: () => number
 }
 
+/**
+ * How the legacy era uses the wire: streams are resumed, requests are cancelled with `notifications/cancelled`.
+ *
+ * @internal
+ */
+export const legacyConduct: Conduct = { resumesStreams: true, cancelsByAbort: false }
+
+/** How the modern era uses the wire: no resumption (a broken request is re-issued), cancellation by abort. */
+const modernConduct: Conduct = { resumesStreams: false, cancelsByAbort: true }
+
 const legacyEnd = (next: string | undefined): next is undefined | "" => next === undefined || next === ""
 const modernEnd = (next: string | undefined): next is undefined => next === undefined
 
@@ -91,6 +104,7 @@ const modernEnd = (next: string | undefined): next is undefined => next === unde
  */
 export const legacy = (parts: Parts, protocolVersion: string): Era => ({
   name: "legacy",
+  conduct: legacyConduct,
   request: parts.send,
   endsList: legacyEnd,
   toolCheck: () => undefined,
@@ -125,6 +139,7 @@ export const modern = (parts: Parts, protocolVersion: string): Era => {
   })
   return {
     name: "modern",
+    conduct: modernConduct,
     request: (method, params, settings) => send(protocolVersion, method, params, settings),
     endsList: modernEnd,
     // Over modern HTTP, a tool whose x-mcp-header annotations break a rule cannot be called: it is skipped.

@@ -90,7 +90,7 @@ export const make = Effect.fnUntraced(function*(config: Config) {
     logLevel: settings.logLevel
   }, (session) => {
     // A legacy session: the wire learns its version before `notifications/initialized` goes out.
-    link.established(session.protocolVersion)
+    link.established(session.protocolVersion, Era.legacyConduct)
     link.send({ _tag: "Notification", method: "notifications/initialized", text: INITIALIZED })
   })
 
@@ -103,7 +103,7 @@ export const make = Effect.fnUntraced(function*(config: Config) {
           Effect.sync(() => {
             // The era, chosen once per handshake: it says how requests go and lists end from now on.
             era = Era.of(session, config.eraParts)
-            link.established(session.protocolVersion)
+            link.established(session.protocolVersion, era.conduct)
             if (eraKey !== undefined) eraCache.set(eraKey, era.name)
             const instructions = session.instructions === undefined ? undefined : config.scrub(session.instructions)
             readiness.move({ _tag: "Initialized", session: { ...session, instructions } })

@@ -11,7 +11,7 @@
 import * as Effect from "effect/Effect"
 import type { Outlet } from "../internal/PendingTable.ts"
 import type { ClientClosed, ProcessExited } from "../McpError.ts"
-import type { Frame, Kind, Transport } from "../wire/Transport.ts"
+import type { Conduct, Frame, Kind, Transport } from "../wire/Transport.ts"
 
 /** The link of one session. */
 export interface Link {
@@ -31,8 +31,8 @@ export interface Link {
   readonly serverStream: () => string | undefined
   /** The wire's authorization context (changes with the credentials it sends); `0` for a wire without one. */
   readonly authorizationContext: Effect.Effect<number>
-  /** Tells the wire the negotiated version (sent as `MCP-Protocol-Version` from now on) and keeps it. */
-  readonly established: (protocolVersion: string) => void
+  /** Tells the wire the negotiated version and how the era uses it (`Conduct`), and keeps the version. */
+  readonly established: (protocolVersion: string, conduct: Conduct) => void
   /** The last negotiated version, for tracing. */
   readonly protocolVersion: () => string | undefined
   /** Ends the wire: bounded (`close`), or at once (`force`: the wire's `kill`, else its `close`). */
@@ -65,9 +65,9 @@ export const make = (): Link => {
     sessionId: () => wire?.sessionId?.(),
     serverStream: () => wire?.serverStream?.(),
     authorizationContext: Effect.suspend(() => wire?.authorizationContext ?? Effect.succeed(0)),
-    established: (protocolVersion) => {
+    established: (protocolVersion, conduct) => {
       version = protocolVersion
-      wire?.established(protocolVersion)
+      wire?.established(protocolVersion, conduct)
     },
     protocolVersion: () => version,
     end: (mode) =>

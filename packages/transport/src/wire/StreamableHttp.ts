@@ -44,7 +44,7 @@ import * as Reconnects from "./http/Reconnects.ts"
 import * as SseReader from "./http/SseReader.ts"
 import * as Url from "./http/Url.ts"
 import * as UserHeaders from "./http/UserHeaders.ts"
-import type { Ended, Frame, Receiver, Transport } from "./Transport.ts"
+import type { Conduct, Ended, Frame, Receiver, Transport } from "./Transport.ts"
 
 /**
  * @since 0.2.0
@@ -106,8 +106,8 @@ export const make = (
 
     let sessionId: string | undefined
     let protocolVersion: string | undefined
-    /** The session speaks a modern revision (2026-07-28): no resumption, no `notifications/cancelled` POSTs. */
-    let modern = false
+    /** How the session's era uses the wire (`established`): the legacy era's until the handshake says otherwise. */
+    let conduct: Conduct = { resumesStreams: true, cancelsByAbort: false }
     /** Bumped on every session loss: streams of an older session stop. */
     let generation = 0
     let closed = false
@@ -359,8 +359,9 @@ export const make = (
             return false
           })
           if (answered()) return
-          // 2026-07-28 has no resumption: the request is lost, and the session sends it again with a new id.
-          if (modern || frame.headers?.["mcp-protocol-version"] !== undefined) {
+          // No resumption in the era (a request that carries its own version header is one of it, the probe's
+          // included): the request is lost, and the session sends it again with a new id.
+          if (!conduct.resumesStreams || frame.headers?.["mcp-protocol-version"] !== undefined) {
             return yield* fail(new StreamEnded({ ...who, reason: "the stream ended before the answer" }))
           }
           if (at.lastEventId === undefined) {
@@ -418,8 +419,10 @@ export const make = (
         return
       }
       if (frame._tag !== "Request") {
-        // 2026-07-28 over HTTP: closing the request's stream (`abandon`) is the cancellation.
-        if (modern && frame._tag === "Notification" && frame.method === "notifications/cancelled") return
+        // Closing the request's stream (`abandon`) is the cancellation when the era says so (2026-07-28).
+        if (conduct.cancelsByAbort && frame._tag === "Notification" && frame.method === "notifications/cancelled") {
+          return
+        }
         run(deliver(frame))
         return
       }
@@ -460,10 +463,10 @@ export const make = (
         if (legacy !== undefined) return legacy.abandon(id)
         exchanges.get(id)?.interruptUnsafe()
       },
-      established: (version) => {
-        if (legacy !== undefined) return legacy.established(version)
+      established: (version, how) => {
+        if (legacy !== undefined) return legacy.established(version, how)
         protocolVersion = version
-        modern = version >= "2026-07-28"
+        conduct = how
       },
       ended: Effect.suspend(() => legacy !== undefined ? legacy.ended : Deferred.await(ended)),
       sessionId: () => legacy !== undefined ? undefined : sessionId,

@@ -97,6 +97,23 @@ export interface Receiver {
 }
 
 /**
+ * How the protocol era the handshake agreed on uses the wire: the session's era says it (`established`), so the
+ * wire never compares protocol versions itself.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface Conduct {
+  /**
+   * A response stream that drops before its answer is resumed (`GET` + `Last-Event-ID`; the legacy era). Else the
+   * request fails with `StreamEnded` and the session sends it again (2026-07-28 has no resumption).
+   */
+  readonly resumesStreams: boolean
+  /** A request is cancelled by closing its stream, not by `notifications/cancelled` (2026-07-28 over HTTP). */
+  readonly cancelsByAbort: boolean
+}
+
+/**
  * How a transport ended by itself (not by `close`).
  *
  * @since 0.2.0
@@ -123,8 +140,11 @@ export interface Transport {
   readonly send: (frame: Frame) => void
   /** The session stopped waiting for request `id` (deadline, interruption): its HTTP exchange is aborted. */
   readonly abandon: (id: number) => void
-  /** The handshake is done with this protocol version (sent as `MCP-Protocol-Version` from now on). */
-  readonly established: (protocolVersion: string) => void
+  /**
+   * The handshake is done with this protocol version (sent as `MCP-Protocol-Version` from now on), and the era
+   * uses the wire as `conduct` says.
+   */
+  readonly established: (protocolVersion: string, conduct: Conduct) => void
   /** Completes when the transport can no longer carry messages by itself (never before `close` for plain HTTP). */
   readonly ended: Effect.Effect<Ended>
   /**
