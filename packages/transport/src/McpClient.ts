@@ -146,8 +146,8 @@ export const http: (
     const { endpoint: url, headers, maxMessageBytes, mode, requestTimeoutMs, server } = opts
     // The HTTP wires (and `effect/http`, SSE parsing, `@mcp-fleet/auth` behind them) load on the first remote
     // session, not at import: a stdio-only program never loads them.
-    const [LegacySse, StreamableHttp] = yield* Effect.promise(() =>
-      Promise.all([import("./wire/LegacySse.ts"), import("./wire/StreamableHttp.ts")])
+    const [LegacySse, StreamableHttp, AutoDetect] = yield* Effect.promise(() =>
+      Promise.all([import("./wire/LegacySse.ts"), import("./wire/StreamableHttp.ts"), import("./wire/AutoDetect.ts")])
     )
     const legacy = (
       receiver: Parameters<typeof LegacySseModule.make>[1],
@@ -179,17 +179,19 @@ export const http: (
       }, receiver)
     return yield* Open.open({ ...opts, handlers: yield* ClientHandlers.fromContext(options.handlers) }, {
       prepare: Effect.void,
-      open: (receiver) =>
-        mode === "sse" ? legacy(receiver) : StreamableHttp.make({
+      open: (receiver) => {
+        if (mode === "sse") return legacy(receiver)
+        const http = {
           server,
           url,
           headers,
           maxMessageBytes,
           notifyTimeoutMs: requestTimeoutMs,
           closeTimeoutMs: opts.closeTimeoutMs,
-          maxResumeAttempts: 5,
-          legacy: mode === "auto" ? legacy : undefined
-        }, receiver),
+          maxResumeAttempts: 5
+        }
+        return mode === "http" ? StreamableHttp.make(http, receiver) : AutoDetect.make({ http, legacy }, receiver)
+      },
       members: () => ({})
     })
   }

@@ -17,8 +17,8 @@
  *   sooner than 250 ms and at most 10 times a minute (`Reconnects`). A drop is never a cancel; only `abandon`
  *   (deadline, interruption) aborts a request's exchange.
  * - **Answers** to the server's requests are POSTed a few at a time (`AnswerPool`).
- * - **Fallback:** when `initialize` is refused with 400/404/405 and no modern JSON-RPC error, `legacy` (if given)
- *   is asked for an HTTP+SSE transport, which then carries everything.
+ * - **Fallback:** when `initialize` is refused with 400/404/405 and no modern JSON-RPC error, `fallback` (if given:
+ *   `AutoDetect`) takes it over; this wire knows nothing of the legacy one.
  *
  * No total timeout is put on a body: deadlines belong to the session's requests.
  *
@@ -32,7 +32,7 @@ import * as FiberSet from "effect/FiberSet"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as Redacted from "effect/Redacted"
-import * as Scope from "effect/Scope"
+import type * as Scope from "effect/Scope"
 import type { HttpStatusError } from "../HttpError.ts"
 import { ConnectionFailed, SessionExpired, StreamEnded } from "../HttpError.ts"
 import { MessageTooLarge, ProtocolError } from "../McpError.ts"
@@ -62,16 +62,16 @@ export interface Options {
   /** Resumption attempts in a row that bring no event, before a stream is given up. */
   readonly maxResumeAttempts: number
   /**
-   * Builds the legacy HTTP+SSE transport when initialize is refused (auto-detection); absent: no fallback.
-   * `withinMs` is what is left of initialize's deadline: the fallback's `endpoint` wait must end before it, so that a
-   * fallback that never names its endpoint says so, rather than initialize's `RequestTimeout`.
+   * Takes over an `initialize` this server refused the way a legacy HTTP+SSE server does (400/404/405 without a
+   * modern JSON-RPC error): `AutoDetect` sends it over the legacy wire. `withinMs` is what is left of initialize's
+   * deadline. Absent: the refusal fails the request, as any other.
    */
-  readonly legacy?:
+  readonly fallback?:
     | ((
-      receiver: Receiver,
+      frame: Extract<Frame, { _tag: "Request" }>,
       refused: HttpStatusError,
       withinMs: number | undefined
-    ) => Effect.Effect<Transport, never, Scope.Scope | HttpClient.HttpClient>)
+    ) => Effect.Effect<void, never, HttpClient.HttpClient>)
     | undefined
 }
 
@@ -95,7 +95,6 @@ export const make = (
 ): Effect.Effect<Transport, never, Scope.Scope | HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const { server, url } = options
-    const scope = yield* Scope.Scope
     const client = HttpClient.withScope(yield* HttpClient.HttpClient)
     const fibers = yield* FiberSet.make()
     const run = yield* FiberSet.runtime(fibers)<HttpClient.HttpClient>()
@@ -111,7 +110,6 @@ export const make = (
     /** Bumped on every session loss: streams of an older session stop. */
     let generation = 0
     let closed = false
-    let legacy: Transport | undefined
     const exchanges = new Map<number, Fiber.Fiber<unknown, unknown>>()
     /** A request that carried the current session id was answered with a success: the server knows the session. */
     let confirmed = false
@@ -301,19 +299,12 @@ export const make = (
             return yield* fail(new SessionExpired(who))
           }
           if (
-            frame.method === "initialize" && options.legacy !== undefined && legacy === undefined &&
+            frame.method === "initialize" && options.fallback !== undefined &&
             (status === 400 || status === 404 || status === 405) &&
             (body.code === undefined || !MODERN_CODES.has(body.code))
           ) {
-            legacy = yield* Scope.provide(
-              options.legacy(
-                receiver,
-                Exchange.statusError(response, body, who, receiver.excerpt),
-                receiver.timeLeft(frame.id)
-              ),
-              scope
-            )
-            return legacy.send(frame)
+            const refused = Exchange.statusError(response, body, who, receiver.excerpt)
+            return yield* options.fallback(frame, refused, receiver.timeLeft(frame.id))
           }
           return yield* fail(Exchange.statusError(response, body, who, receiver.excerpt))
         }
@@ -410,7 +401,6 @@ export const make = (
 
     const send = (frame: Frame): void => {
       if (closed) return
-      if (legacy !== undefined) return legacy.send(frame)
       if (frame._tag === "Response") {
         const bounded = answers.bounded(deliver(frame))
         if (bounded === undefined) {
@@ -447,7 +437,6 @@ export const make = (
       ).pipe(Effect.ignore, Effect.timeoutOption(options.closeTimeoutMs), withNames)
       return Effect.gen(function*() {
         yield* FiberSet.clear(fibers)
-        if (legacy !== undefined) yield* legacy.close
         yield* end
         yield* Deferred.succeed(ended, { reason: "the transport was closed" })
       })
@@ -455,22 +444,16 @@ export const make = (
     yield* Effect.addFinalizer(() => close)
 
     return {
-      get kind() {
-        return legacy !== undefined ? "sse" : "http"
-      },
+      kind: "http",
       send,
-      abandon: (id) => {
-        if (legacy !== undefined) return legacy.abandon(id)
-        exchanges.get(id)?.interruptUnsafe()
-      },
+      abandon: (id) => exchanges.get(id)?.interruptUnsafe(),
       established: (version, how) => {
-        if (legacy !== undefined) return legacy.established(version, how)
         protocolVersion = version
         conduct = how
       },
-      ended: Effect.suspend(() => legacy !== undefined ? legacy.ended : Deferred.await(ended)),
-      sessionId: () => legacy !== undefined ? undefined : sessionId,
-      serverStream: () => legacy !== undefined ? legacy.serverStream?.() : serverStream,
+      ended: Deferred.await(ended),
+      sessionId: () => sessionId,
+      serverStream: () => serverStream,
       authorizationContext: readCredentials === undefined ? undefined : Effect.map(readCredentials, (identity) => {
         authorized(identity)
         return authorizationContext
