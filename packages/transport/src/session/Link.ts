@@ -13,10 +13,26 @@ import type { Outlet } from "../internal/PendingTable.ts"
 import type { ClientClosed, ProcessExited } from "../McpError.ts"
 import type { Conduct, Frame, Kind, Transport } from "../wire/Transport.ts"
 
+/**
+ * A wire as the session sees it: the `Transport` every wire is, and what some wires have of their own (declared on
+ * their own types, `Stdio.StdioTransport` and `StreamableHttp.StreamableHttp`), which the session uses when it is
+ * there: stdio's `write` (the per-request fast path), `kill`, `refusal` and log `annotations`; Streamable HTTP's
+ * `sessionId`, `serverStream` and `authorizationContext`.
+ */
+export interface Wire extends Transport {
+  readonly write?: ((text: string) => void) | undefined
+  readonly kill?: Effect.Effect<void> | undefined
+  readonly refusal?: (() => ProcessExited | ClientClosed | undefined) | undefined
+  readonly annotations?: Readonly<Record<string, unknown>> | undefined
+  readonly sessionId?: (() => string | undefined) | undefined
+  readonly serverStream?: (() => string | undefined) | undefined
+  readonly authorizationContext?: Effect.Effect<number> | undefined
+}
+
 /** The link of one session. */
 export interface Link {
   /** Connects the wire (once). */
-  readonly connect: (wire: Transport) => void
+  readonly connect: (wire: Wire) => void
   /** Where the pending table sends requests, frames and abandons. */
   readonly outlet: Outlet
   readonly send: (frame: Frame) => void
@@ -43,7 +59,7 @@ export interface Link {
 
 /** A link not yet connected. */
 export const make = (): Link => {
-  let wire: Transport | undefined
+  let wire: Wire | undefined
   let version: string | undefined
   let request: Outlet["request"] = (id, method, text, headers) =>
     wire?.send({ _tag: "Request", id, method, text, headers })

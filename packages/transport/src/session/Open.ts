@@ -48,7 +48,7 @@ import * as Tracing from "./Tracing.ts"
  * How to open the wire: `prepare` runs first, in the session's scope (stdio spawns the server there, so it starts
  * while the session is set up), then `open` builds the wire over its value with the session's receiver.
  */
-export interface Wire<T extends Transport.Transport, P, E, R, D extends Partial<Session>> {
+export interface Wire<T extends Link.Wire, P, E, R, D extends Partial<Session>> {
   readonly prepare: Effect.Effect<P, E, Scope.Scope | R>
   readonly open: (receiver: Transport.Receiver, prepared: P) => Effect.Effect<T, E, Scope.Scope | R>
   /** What only a process has (stdio: its pid, stderr tail, exit and counters); absent for a remote server. */
@@ -58,11 +58,11 @@ export interface Wire<T extends Transport.Transport, P, E, R, D extends Partial<
 }
 
 /** Opens a session over `wire`; the handshake starts in the background. */
-export const open: <T extends Transport.Transport, P, E, R, D extends Partial<Session>>(
+export const open: <T extends Link.Wire, P, E, R, D extends Partial<Session>>(
   config: Config,
   wire: Wire<T, P, E, R, D>
 ) => Effect.Effect<Session & D, E, Scope.Scope | R> = Effect.fnUntraced(function*<
-  T extends Transport.Transport,
+  T extends Link.Wire,
   P,
   E,
   R,
@@ -284,7 +284,7 @@ export const open: <T extends Transport.Transport, P, E, R, D extends Partial<Se
 })
 
 /** Opens a session over a wire that `make` builds at once, with no process: an in-memory wire (tests). */
-export const over = <T extends Transport.Transport, E, R>(
+export const over = <T extends Link.Wire, E, R>(
   config: Config,
   make: (receiver: Transport.Receiver) => Effect.Effect<T, E, Scope.Scope | R>
 ): Effect.Effect<Session, E, Scope.Scope | R> =>

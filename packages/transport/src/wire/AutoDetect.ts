@@ -38,8 +38,11 @@ export interface Options {
  * @category models
  */
 export interface AutoDetect extends Transport {
+  /** The Streamable HTTP session id while that wire carries the session; `undefined` after the fallback. */
   readonly sessionId: () => string | undefined
+  /** Why the Streamable HTTP server's own stream is not open, once the wire stopped opening it. */
   readonly serverStream: () => string | undefined
+  /** The authorization context of the Streamable HTTP wire (see `StreamableHttp.authorizationContext`). */
   readonly authorizationContext: Effect.Effect<number> | undefined
 }
 
@@ -74,8 +77,9 @@ export const make: (
       established: (version, conduct) => current().established(version, conduct),
       ended: Effect.suspend(() => current().ended),
       close: Effect.suspend(() => legacy === undefined ? modern.close : Effect.andThen(modern.close, legacy.close)),
-      sessionId: () => legacy === undefined ? modern.sessionId?.() : undefined,
-      serverStream: () => legacy === undefined ? modern.serverStream?.() : legacy.serverStream?.(),
+      sessionId: () => legacy === undefined ? modern.sessionId() : undefined,
+      // The legacy wire has no stream apart from its own: nothing to report once it carries the session.
+      serverStream: () => legacy === undefined ? modern.serverStream() : undefined,
       authorizationContext: modern.authorizationContext
     }
   }

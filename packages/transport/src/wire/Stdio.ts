@@ -84,8 +84,17 @@ export interface StdioTransport extends Transport {
   readonly exitInfo: () => ExitInfo | undefined
   /** Completes when the process has exited. */
   readonly awaitExit: Effect.Effect<ExitInfo>
+  /**
+   * Why no request can be sent any more, known before the transport has `ended` (the process has exited and its last
+   * output is being drained); `undefined`: requests may be sent.
+   */
   readonly refusal: () => ProcessExited | ClientClosed | undefined
+  /** Ends the transport at once: SIGKILL to the process group. */
   readonly kill: Effect.Effect<void>
+  /** Queues one request's text as it is (the pipe carries every message so: no `Frame` per call). */
+  readonly write: (text: string) => void
+  /** Log annotations of the session's lines about this process: its pid. */
+  readonly annotations: Readonly<Record<string, unknown>>
   readonly counters: () => StdioStats
 }
 

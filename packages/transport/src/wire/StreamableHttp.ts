@@ -75,6 +75,30 @@ export interface Options {
     | undefined
 }
 
+/**
+ * A live Streamable HTTP transport: the `Transport`, plus what only this wire has.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface StreamableHttp extends Transport {
+  readonly kind: "http"
+  /** The server's session id (`Mcp-Session-Id`), once it gave one: read by tracing. */
+  readonly sessionId: () => string | undefined
+  /**
+   * Why the transport stopped opening the server's own stream (the GET, for what the server sends unprompted), once
+   * it has: `the server offers no GET stream (HTTP 405)`, a refusal, a stream that kept closing. `undefined` while it
+   * is open or being opened.
+   */
+  readonly serverStream: () => string | undefined
+  /**
+   * A number that changes whenever the credentials the transport would send change (`McpAuth` refreshed or replaced
+   * the token): another authorization context, in which no `cacheScope: "private"` list of the previous one is
+   * served. `undefined` without `McpAuth`: one context for the transport's life.
+   */
+  readonly authorizationContext: Effect.Effect<number> | undefined
+}
+
 /** Codes of 2026-era JSON-RPC errors: a server answering with one is modern, so no fallback. */
 const MODERN_CODES = new Set([-32020, -32021, -32022])
 const SESSION_ID = /^[\x21-\x7e]+$/
@@ -92,7 +116,7 @@ export const backoffMs: (attempt: number) => number = Reconnects.backoffMs
 export const make = (
   options: Options,
   receiver: Receiver
-): Effect.Effect<Transport, never, Scope.Scope | HttpClient.HttpClient> =>
+): Effect.Effect<StreamableHttp, never, Scope.Scope | HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const { server, url } = options
     const client = HttpClient.withScope(yield* HttpClient.HttpClient)
@@ -444,7 +468,7 @@ export const make = (
     yield* Effect.addFinalizer(() => close)
 
     return {
-      kind: "http",
+      kind: "http" as const,
       send,
       abandon: (id) => exchanges.get(id)?.interruptUnsafe(),
       established: (version, how) => {
@@ -459,5 +483,5 @@ export const make = (
         return authorizationContext
       }),
       close
-    } satisfies Transport
+    } satisfies StreamableHttp
   })

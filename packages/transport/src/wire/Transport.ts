@@ -129,7 +129,9 @@ export interface Ended {
 }
 
 /**
- * A live transport. Built by each transport's `make` in a `Scope`; closing that scope ends it too.
+ * A live transport: what every wire does. Built by each transport's `make` in a `Scope`; closing that scope ends it
+ * too. What only one wire has is that wire's own API (`Stdio.StdioTransport`: the pid, the stderr tail, `kill`, the
+ * pipe's `write`; `StreamableHttp.StreamableHttp`: the session id, the server's stream, the authorization context).
  *
  * @since 0.2.0
  * @category models
@@ -147,34 +149,6 @@ export interface Transport {
   readonly established: (protocolVersion: string, conduct: Conduct) => void
   /** Completes when the transport can no longer carry messages by itself (never before `close` for plain HTTP). */
   readonly ended: Effect.Effect<Ended>
-  /**
-   * Why the transport stopped opening the server's own stream (Streamable HTTP's GET, for what the server sends
-   * unprompted), once it has: `the server offers no GET stream (HTTP 405)`, a refusal, a stream that kept closing.
-   * `undefined` while it is open or being opened, and for transports without one.
-   */
-  readonly serverStream?: (() => string | undefined) | undefined
-  /**
-   * A number that changes whenever the credentials the transport would send change (`McpAuth` refreshed or replaced
-   * the token): another authorization context, in which no `cacheScope: "private"` list of the previous one is
-   * served. Absent: one context for the transport's life.
-   */
-  readonly authorizationContext?: Effect.Effect<number> | undefined
-  /** The server's session id (`Mcp-Session-Id`), when the transport has one: read by tracing only. */
-  readonly sessionId?: (() => string | undefined) | undefined
   /** Ends the transport, bounded: aborts every exchange and stream and ends the session (`DELETE`) if any. */
   readonly close: Effect.Effect<void>
-  /** Ends the transport at once, for `forceClose` (stdio: SIGKILL to the process group). Absent: `close`. */
-  readonly kill?: Effect.Effect<void> | undefined
-  /**
-   * Queues one request's text (a pipe that carries every message as it is, stdio: the session then builds no
-   * `Frame` per call). Absent: requests go through `send`.
-   */
-  readonly write?: ((text: string) => void) | undefined
-  /**
-   * Why no request can be sent any more, known before the transport has `ended` (stdio: the process has exited and
-   * its last output is being drained). Absent or `undefined`: requests may be sent.
-   */
-  readonly refusal?: (() => ProcessExited | ClientClosed | undefined) | undefined
-  /** Log annotations of the session's lines about this transport (stdio: the pid). Default: `transport`. */
-  readonly annotations?: Readonly<Record<string, unknown>> | undefined
 }
