@@ -26,12 +26,12 @@ import * as Option from "effect/Option"
 import type * as PlatformError from "effect/PlatformError"
 import * as ChildProcess from "effect/process/ChildProcess"
 import * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
+import type * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { BaseEnvironment } from "../BaseEnvironment.ts"
 import * as JsonRpc from "../internal/JsonRpc.ts"
 import type { Redactor } from "../internal/Redactor.ts"
-import type { ResolvedOptions } from "../McpClientOptions.ts"
 import { ClientClosed, MessageTooLarge, ProcessExited, SpawnError } from "../McpError.ts"
 import * as ProcessTree from "../ProcessTree.ts"
 import * as ChildEnvironment from "./Stdio/ChildEnvironment.ts"
@@ -39,6 +39,27 @@ import { LineFramer } from "./Stdio/LineFramer.ts"
 import { Outbox } from "./Stdio/Outbox.ts"
 import { StderrTail } from "./Stdio/StderrTail.ts"
 import type { Ended, Receiver, Transport } from "./Transport.ts"
+
+/**
+ * What the stdio wire needs, every default applied (`McpClientOptions.resolve` gives them).
+ *
+ * @since 0.4.0
+ * @category options
+ */
+export interface Options {
+  /** The label of the server in errors and logs. */
+  readonly name: string
+  readonly command: string
+  readonly args: ReadonlyArray<string>
+  readonly cwd: string | undefined
+  readonly env: Readonly<Record<string, string | Redacted.Redacted<string>>>
+  readonly inheritEnv: boolean
+  readonly maxMessageBytes: number
+  readonly stderrLines: number
+  readonly onStderrLine: ((line: string) => Effect.Effect<void>) | undefined
+  readonly shutdownGraceMs: number
+  readonly killGraceMs: number
+}
 
 /**
  * How a server's process ended.
@@ -109,7 +130,7 @@ const DRAIN_MS = 250
  * @category constructors
  */
 export const make = (
-  opts: ResolvedOptions,
+  opts: Options,
   redactor: Redactor,
   receiver: Receiver
 ): Effect.Effect<StdioTransport, SpawnError, Scope.Scope | ChildProcessSpawner.ChildProcessSpawner> =>
@@ -123,7 +144,7 @@ export const make = (
  * @category constructors
  */
 export const spawn = (
-  opts: ResolvedOptions
+  opts: Options
 ): Effect.Effect<
   ChildProcessSpawner.ChildProcessHandle,
   SpawnError,
@@ -150,7 +171,7 @@ export const spawn = (
  */
 export const attach = (
   handle: ChildProcessSpawner.ChildProcessHandle,
-  opts: ResolvedOptions,
+  opts: Options,
   redactor: Redactor,
   receiver: Receiver
 ): Effect.Effect<StdioTransport, never, Scope.Scope> =>
@@ -360,7 +381,7 @@ export const attach = (
     } satisfies StdioTransport
   })
 
-const spawnError = (opts: ResolvedOptions, error: PlatformError.PlatformError) =>
+const spawnError = (opts: Options, error: PlatformError.PlatformError) =>
   new SpawnError({
     server: opts.name,
     command: opts.command,
