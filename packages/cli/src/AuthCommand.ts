@@ -12,6 +12,7 @@
  * @since 0.2.0
  */
 import * as AuthorizationPrompt from "@mcp-fleet/auth/AuthorizationPrompt"
+import type * as FileTokenStore from "@mcp-fleet/auth/FileTokenStore"
 import * as McpAuth from "@mcp-fleet/auth/McpAuth"
 import * as TokenStore from "@mcp-fleet/auth/TokenStore"
 import type { ConfigError, McpConfig } from "@mcp-fleet/config"
@@ -45,7 +46,12 @@ import * as LoopbackPrompt from "./LoopbackPrompt.ts"
  * @since 0.2.0
  * @category models
  */
-export type AuthError = ConfigError.ConfigError | ServerNotConfigured | NotRemote | LoginFailed
+export type AuthError =
+  | ConfigError.ConfigError
+  | ServerNotConfigured
+  | NotRemote
+  | LoginFailed
+  | FileTokenStore.TokenDirectoryRefused
 
 type Requirements =
   | CliEnvironment
