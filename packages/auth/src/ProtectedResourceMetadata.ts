@@ -11,6 +11,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { DiscoveryFailed, ResourceMismatch } from "./AuthError.ts"
 import { fetchDocument } from "./internal/httpJson.ts"
+import * as UrlPolicy from "./UrlPolicy.ts"
 
 /**
  * The fields of a Protected Resource Metadata document that an MCP client uses.
@@ -82,7 +83,13 @@ export const resourceMatches = (serverUrl: string, advertised: string): boolean 
 
 /**
  * Finds the Protected Resource Metadata of the MCP server at `serverUrl`, trying {@link candidateUrls} in order.
- * A candidate that answers non-2xx or not the metadata is skipped; a document for another resource is refused.
+ * The challenge's `resource_metadata` URL is asked only when the {@link UrlPolicy} allows it (else it is skipped,
+ * with a warning, and the well-known URLs are tried). A candidate that answers non-2xx or not the metadata is
+ * skipped; a document for another resource is refused.
+ *
+ * A document whose `resource` is a parent path of the server (same origin) is accepted, for compatibility with
+ * servers that publish one document for several endpoints; it only serves discovery: the `resource` the client
+ * sends is always the server's own canonical URI ({@link canonicalResource}), never the broader one.
  *
  * @since 0.1.0
  * @category discovery
@@ -94,13 +101,25 @@ export const discover = (
   Effect.gen(function*() {
     const tried: Array<string> = []
     for (const candidate of candidateUrls(serverUrl, resourceMetadata)) {
-      tried.push(candidate)
-      const metadata = yield* fetchDocument(candidate, decode)
+      const verdict = UrlPolicy.judge("protected resource metadata", candidate, serverUrl)
+      if (verdict._tag === "Refused") {
+        tried.push(`${UrlPolicy.show(candidate)} (refused: ${verdict.reason})`)
+        yield* Effect.logWarning("Refused a protected resource metadata URL named by the server").pipe(
+          Effect.annotateLogs({
+            server: canonicalResource(serverUrl),
+            url: UrlPolicy.show(candidate),
+            reason: verdict.reason
+          })
+        )
+        continue
+      }
+      tried.push(UrlPolicy.show(candidate))
+      const metadata = yield* fetchDocument(verdict.url.href, decode)
       if (Option.isNone(metadata)) continue
       if (!resourceMatches(serverUrl, metadata.value.resource)) {
         return yield* new ResourceMismatch({
           expected: canonicalResource(serverUrl),
-          advertised: metadata.value.resource
+          advertised: UrlPolicy.show(metadata.value.resource)
         })
       }
       return metadata.value

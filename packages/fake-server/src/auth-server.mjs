@@ -40,8 +40,8 @@ import { createServer } from "node:http"
  * @property {(document: Record<string, unknown>) => Record<string, unknown>} [prmDocument] rewrites the Protected
  *   Resource Metadata (a broader resource, other authorization servers)
  * @property {string} [resourceMetadataUrl] the 401 challenge names this resource_metadata URL instead
- * @property {boolean} [echoClientSecret] the token endpoint answers 400 whose error echoes the client secret of
- *   the client_secret_basic Authorization header
+ * @property {boolean | "refresh"} [echoClientSecret] the token endpoint answers 400 whose error echoes the client
+ *   secret of the client_secret_basic Authorization header (every grant, or only refresh_token grants)
  * @property {{ endpoint?: string }} [legacySse] also serve a legacy HTTP+SSE MCP server at /sse whose endpoint
  *   event names `endpoint` (default /messages?sessionId=…); its POSTs need a token issued for the resource
  *   <origin>/sse, answered on the stream
@@ -308,7 +308,10 @@ export const startAuthServer = (options = {}) =>
         res.writeHead(200, { "content-type": "text/html" })
         return res.end("<html><body>Sign in</body></html>")
       }
-      if (options.echoClientSecret === true) {
+      if (
+        options.echoClientSecret === true ||
+        (options.echoClientSecret === "refresh" && r.form["grant_type"] === "refresh_token")
+      ) {
         const header = String(r.headers["authorization"] ?? "")
         const secret = header.startsWith("Basic ")
           ? decodeURIComponent(Buffer.from(header.slice(6), "base64").toString("utf8").split(":")[1] ?? "")
