@@ -383,7 +383,8 @@ export const startAuthServer = (options = {}) =>
       const endpoint = options.legacySse?.endpoint ?? "/messages"
       const target = new URL(endpoint, origin)
       target.searchParams.set("sessionId", sessionId)
-      res.write(`event: endpoint\ndata: ${target.pathname}${target.search}\n\n`)
+      const named = /^https?:/.test(endpoint) ? target.href : `${target.pathname}${target.search}`
+      res.write(`event: endpoint\ndata: ${named}\n\n`)
     }
 
     /** @param {RecordedRequest} r @param {import("node:http").ServerResponse} res */

@@ -112,13 +112,18 @@ const isChallenge = (response: HttpClientResponse.HttpClientResponse): boolean =
  *
  * `phases` hears when the exchange waits for `McpAuth` (a token request, the user's browser) and when the request
  * then goes out with its credentials, so that the caller's deadline measures the server and not the OAuth flow.
+ *
+ * `credentials` is the server whose credentials the request carries (default `url`): the legacy HTTP+SSE transport
+ * POSTs to the endpoint its server named, with the configured server's tokens, never with those of whatever server
+ * the endpoint's path belongs to.
  */
 export const execute = (
   client: HttpClient.HttpClient.With<HttpClientError.HttpClientError, Scope.Scope>,
   url: URL,
   build: (url: URL) => HttpClientRequest.HttpClientRequest,
   who: Origin,
-  phases?: { readonly authorizing: () => void; readonly sent: () => void }
+  phases?: { readonly authorizing: () => void; readonly sent: () => void },
+  credentials: URL = url
 ): Effect.Effect<
   HttpClientResponse.HttpClientResponse,
   ConnectionFailed | RedirectRefused | AuthorizationRequired,
@@ -128,7 +133,7 @@ export const execute = (
     const found = yield* Effect.serviceOption(McpAuth.McpAuth)
     if (Option.isNone(found)) return yield* executeOnce(client, url, build, who)
     const auth = found.value
-    const server = url.href
+    const server = credentials.href
     const send = Effect.gen(function*() {
       phases?.authorizing()
       const headers = yield* auth.headers(server)
