@@ -85,6 +85,11 @@ export interface Service {
   readonly onChallenge: (server: string, challenge: Challenge) => Effect.Effect<void, AuthorizationRequired>
   /** Tells the service a request to `server` succeeded (resets the step-up count). */
   readonly onSuccess: (server: string) => Effect.Effect<void>
+  /**
+   * Every credential value this service has put on a request to `server` so far (the whole header value and the
+   * token alone), for a transport to scrub server text of: a server may echo its token in an error.
+   */
+  readonly sent?: ((server: string) => ReadonlyArray<string>) | undefined
 }
 
 /**
@@ -125,6 +130,14 @@ export const make = (
       return store.setTokens(key, tokens).pipe(
         Effect.andThen(Ref.update(generations, (m) => new Map(m).set(key, (m.get(key) ?? 0) + 1)))
       )
+    }
+    /** What `headers` handed out, per server: never forgotten, so that an old token echoed late is still known. */
+    const handedOut = new Map<string, Set<string>>()
+    const remember = (key: string, token: Redacted.Redacted<string>) => {
+      const values = handedOut.get(key) ?? new Set<string>()
+      values.add(Redacted.value(token))
+      values.add(`Bearer ${Redacted.value(token)}`)
+      handedOut.set(key, values)
     }
     const maxStepUps = options.maxStepUps ?? 3
     const refreshBefore = Duration.toMillis(Duration.fromInputUnsafe(options.refreshBefore ?? "60 seconds"))
@@ -329,7 +342,10 @@ export const make = (
           }
           return Option.match(held, {
             onNone: () => ({}),
-            onSome: (t) => ({ authorization: Redacted.make(`Bearer ${Redacted.value(t.accessToken)}`) })
+            onSome: (t) => {
+              remember(key, t.accessToken)
+              return { authorization: Redacted.make(`Bearer ${Redacted.value(t.accessToken)}`) }
+            }
           })
         }).pipe(Effect.provide(context)),
       onChallenge: (server, challenge) =>
@@ -350,6 +366,7 @@ export const make = (
             })
           )
         }).pipe(Effect.provide(context)),
+      sent: (server) => [...(handedOut.get(ProtectedResourceMetadata.canonicalResource(server)) ?? [])],
       onSuccess: (server) =>
         Ref.update(stepUps, (m) => {
           const key = ProtectedResourceMetadata.canonicalResource(server)

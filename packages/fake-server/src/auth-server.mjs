@@ -30,6 +30,9 @@ import { createServer } from "node:http"
  * @property {boolean} [insecureTokenEndpoint] AS metadata names a plain-HTTP token endpoint on another host
  * @property {boolean} [echoGrantError] the token endpoint answers 400 whose error echoes the code or refresh token sent
  * @property {boolean} [echoToken] tools/call answers HTTP 500 whose body and WWW-Authenticate echo the bearer token
+ * @property {boolean} [echoHeaders] tools/call answers a text that echoes every header of the request (the bearer
+ *   token and configured headers included): a result, or with the argument `outcome: "isError"` a result with
+ *   isError, or with `outcome: "error"` a JSON-RPC error whose message echoes them
  * @property {{ clientId: string, clientSecret?: string }} [preRegistered] a client known beforehand
  * @property {boolean} [separateAuthorizationServer] the authorization server (its metadata, /register, /authorize,
  *   /token) listens on its own origin (another port); the MCP origin serves only the PRM and the MCP endpoints
@@ -454,7 +457,7 @@ export const startAuthServer = (options = {}) =>
         res.writeHead(500, { "content-type": "text/plain", "www-authenticate": `Bearer error="${header}"` })
         return res.end(`upstream refused the credentials ${header}`)
       }
-      if (rpc !== undefined) return answerRpc(rpc, res)
+      if (rpc !== undefined) return answerRpc(rpc, res, r)
       sendJson(res, 200, { ok: true, scope: held.scope ?? null })
     }
 
@@ -464,12 +467,12 @@ export const startAuthServer = (options = {}) =>
      * @param {{ id?: unknown, method?: unknown, params?: { protocolVersion?: unknown } }} rpc
      * @param {import("node:http").ServerResponse} res
      */
-    const answerRpc = (rpc, res) => {
+    const answerRpc = (rpc, res, /** @type {RecordedRequest} */ r) => {
       if (rpc.id === undefined) {
         res.writeHead(202)
         return res.end()
       }
-      sendJson(res, 200, rpcAnswer(rpc))
+      sendJson(res, 200, rpcAnswer(rpc, r))
     }
 
     /**
@@ -477,7 +480,18 @@ export const startAuthServer = (options = {}) =>
      *
      * @param {{ id?: unknown, method?: unknown, params?: { protocolVersion?: unknown } }} rpc
      */
-    const rpcAnswer = (rpc) => {
+    const rpcAnswer = (rpc, /** @type {RecordedRequest | undefined} */ r = undefined) => {
+      if (options.echoHeaders === true && r !== undefined && rpc.method === "tools/call") {
+        const echo = `authorized; you sent ${JSON.stringify(r.headers)}`
+        const params = /** @type {{ arguments?: { outcome?: unknown } } | undefined} */ (rpc.params)
+        const outcome = params?.arguments?.outcome
+        if (outcome === "error") return { jsonrpc: "2.0", id: rpc.id, error: { code: -32000, message: echo } }
+        return {
+          jsonrpc: "2.0",
+          id: rpc.id,
+          result: { content: [{ type: "text", text: echo }], ...(outcome === "isError" ? { isError: true } : {}) }
+        }
+      }
       const result = rpc.method === "initialize"
         ? {
           protocolVersion: typeof rpc.params?.protocolVersion === "string" ? rpc.params.protocolVersion : "2025-11-25",
