@@ -8,7 +8,7 @@
  * with `--json` as the raw `CallOutput.CallJson`; `--output FILE` writes the first image / audio block's bytes
  * to FILE. A result with `isError: true` prints its text on stderr and exits 1, as do typed failures (timeout,
  * remote error, a server that is not ready, said why). Everything it prints, on stdout and stderr, `--json`
- * included, is scrubbed of the secrets it sent the server (see `CallScrub`); the bytes `--output` writes are not.
+ * included, is scrubbed of the secrets it sent the server (see `OutputScrub`); the bytes `--output` writes are not.
  *
  * @since 0.1.0
  */
@@ -29,7 +29,6 @@ import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import type * as Terminal from "effect/Terminal"
 import * as CallOutput from "./CallOutput.ts"
 import * as CallProgress from "./CallProgress.ts"
-import * as CallScrub from "./CallScrub.ts"
 import { CliEnvironment } from "./CliEnvironment.ts"
 import type { ServerNotConfigured, ServerNotUsable } from "./CliError.ts"
 import {
@@ -46,6 +45,7 @@ import * as ElicitationPrompt from "./ElicitationPrompt.ts"
 import * as ExitCode from "./ExitCode.ts"
 import * as FleetConfig from "./FleetConfig.ts"
 import * as OneShot from "./OneShot.ts"
+import * as OutputScrub from "./OutputScrub.ts"
 import { awaitServer, isSettled } from "./Settle.ts"
 import { SEPARATOR } from "./ToolListing.ts"
 
@@ -193,14 +193,14 @@ export const command: Command.Command<
     const file = yield* FleetConfig.only(loaded, server)
     // Everything printed from here on is scrubbed of the secrets sent to the server, tokens refreshed during the
     // call included (the store is read again once the call has answered, and before a failure is printed).
-    let redaction = CallScrub.redaction(yield* CallScrub.secretsOf(file, server))
-    const rescan = Effect.map(CallScrub.secretsOf(file, server), (secrets) => {
-      redaction = CallScrub.redaction(secrets)
+    let redaction = OutputScrub.redaction(yield* OutputScrub.secretsOf(file, server))
+    const rescan = Effect.map(OutputScrub.secretsOf(file, server), (secrets) => {
+      redaction = OutputScrub.redaction(secrets)
     })
     const waited = DurationText.format(wait)
     // A server that elicits during the call is answered on the terminal, or refused when there is none.
     const elicitation = yield* ElicitationPrompt.make
-    const scrubbed = Console.consoleWith((inner) => Effect.succeed(CallScrub.console(inner, () => redaction)))
+    const scrubbed = Console.consoleWith((inner) => Effect.succeed(OutputScrub.console(inner, () => redaction)))
     yield* OneShot.run(file, verbose, (session) =>
       Effect.gen(function*() {
         const { manager } = session

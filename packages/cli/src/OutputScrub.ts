@@ -1,8 +1,9 @@
 /**
- * What `mcp-fleet call` prints is scrubbed of every secret the CLI sent the server, with the transport's
- * redactor (`@mcp-fleet/transport/Redaction`, `<redacted>` in place of each): a tool can echo its environment, a
- * header or the bearer token, and a terminal or a log file is no place for them. The library's `CallToolResult`
- * stays the server's data: only the CLI's output is scrubbed.
+ * What the CLI prints while it runs servers (`call`, `tools`, `resources`, `prompts`, `status`) is scrubbed of
+ * every secret it sent them, with the transport's redactor (`@mcp-fleet/transport/Redaction`, `<redacted>` in
+ * place of each): a tool can echo its environment, a header or the bearer token, a server can put them in a
+ * description, and a terminal or a log file is no place for them. The library's results (`CallToolResult`, tool
+ * lists, resources) stay the server's data: only the CLI's output is scrubbed.
  *
  * The secrets: the `env` values of a stdio server (all `Redacted` in a config file); the header values of a remote
  * one (and the credentials part of an `Authorization` header), its URL's password; the OAuth tokens held for it
@@ -13,7 +14,7 @@
 import * as TokenStore from "@mcp-fleet/auth/TokenStore"
 import type { McpConfig } from "@mcp-fleet/config"
 import * as Redaction from "@mcp-fleet/transport/Redaction"
-import type * as Console from "effect/Console"
+import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
@@ -100,3 +101,35 @@ export const console = (inner: Console.Console, current: () => Redaction.Redacti
  * @category secrets
  */
 export const redaction = (secrets: Iterable<string>): Redaction.Redaction => Redaction.make(secrets)
+
+/**
+ * Every secret the CLI sends the servers of `config`.
+ *
+ * @since 0.4.0
+ * @category secrets
+ */
+export const secretsOfAll = (
+  config: McpConfig.McpConfig
+): Effect.Effect<ReadonlyArray<string>, never, CliEnvironment | FileSystem.FileSystem | Path.Path> =>
+  Effect.map(
+    Effect.forEach([...config.servers, ...config.remote], (entry) => secretsOf(config, entry.name)),
+    (all) => all.flat()
+  )
+
+/**
+ * Runs `effect` with a console that scrubs every line it writes of the secrets of `config`'s servers, as they are
+ * when it starts.
+ *
+ * @since 0.4.0
+ * @category output
+ */
+export const scrubbing = (config: McpConfig.McpConfig) =>
+<A, E, R>(
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, E, R | CliEnvironment | FileSystem.FileSystem | Path.Path> =>
+  Effect.gen(function*() {
+    const scrub = redaction(yield* secretsOfAll(config))
+    if (!scrub.active) return yield* effect
+    const inner = yield* Console.Console
+    return yield* Effect.provideService(effect, Console.Console, console(inner, () => scrub))
+  })

@@ -1,7 +1,8 @@
 /**
  * `mcp-fleet call` prints nothing of what it sent a server (issue 25, low 9): a tool that echoes its arguments
  * with an env secret in them, a remote tool that echoes the bearer token and the configured headers; plain and
- * `--json` output alike, as a real process. The login on the way also meets a forged callback (low 8).
+ * `--json` output alike, as a real process. The login on the way also meets a forged callback (low 8). The other
+ * commands that run servers print through the same scrubbing (a prompt that echoes its argument).
  */
 import { startAuthServer } from "@mcp-fleet/fake-server/auth-server"
 import { join } from "node:path"
@@ -81,5 +82,21 @@ describe("mcp-fleet call scrubs what it prints of the secrets it sent", () => {
     }
     // The server did receive them: the scrubbing is the CLI's, not a lost header.
     expect(server.requests.some((r) => r.headers["x-api-key"] === KEY)).toBe(true)
+  })
+
+  it.concurrent("prompt (as tools, resources and status): server data echoing an env secret is printed <redacted>", async (ctx) => {
+    const config = await writeConfig(ctx, {
+      docs: fakeServer({ modes: ["features"] }, { env: { A_TOKEN: "${MY_SECRET}" } })
+    })
+    const args = JSON.stringify({ who: SECRET })
+    const env = { MY_SECRET: SECRET }
+    const [plain, json] = await Promise.all([
+      run(ctx, ["prompt", "docs", "greet", "--args", args, "--config", config], { env }),
+      run(ctx, ["prompt", "docs", "greet", "--args", args, "--json", "--config", config], { env })
+    ])
+    expect(plain.code).toBe(0)
+    expect(plain.stdout).toBe("[user] Hello, <redacted>!\n")
+    expect(json.code).toBe(0)
+    expect(json.stdout + json.stderr + plain.stderr).not.toContain(SECRET)
   })
 })
