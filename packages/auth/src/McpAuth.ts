@@ -102,6 +102,8 @@ export class McpAuth extends Context.Service<McpAuth, Service>()("@mcp-fleet/aut
 
 interface Session {
   readonly metadata: AuthorizationServerMetadata.AuthorizationServerMetadata
+  /** The `resource` asked for ({@link ProtectedResourceMetadata.resourceParameter}). */
+  readonly resource: string
   readonly scopesSupported: ReadonlyArray<string> | undefined
 }
 
@@ -144,12 +146,12 @@ export const make = (
 
     const discover = (server: string, resourceMetadata: string | undefined) =>
       Effect.gen(function*() {
-        const prm = yield* ProtectedResourceMetadata.discover(server, resourceMetadata).pipe(
+        const prm = yield* ProtectedResourceMetadata.discoverFound(server, resourceMetadata).pipe(
           Effect.map(Option.some),
           Effect.catchTag("DiscoveryFailed", () => Effect.succeed(Option.none()))
         )
         const origin = new URL(server).origin
-        const issuer = Option.flatMap(prm, (p) => Option.fromNullishOr(p.authorization_servers?.[0]))
+        const issuer = Option.flatMap(prm, (p) => Option.fromNullishOr(p.metadata.authorization_servers?.[0]))
         const metadata = yield* AuthorizationServerMetadata.discover(Option.getOrElse(issuer, () => origin), server)
           .pipe(
             Effect.catchTag("DiscoveryFailed", (e) =>
@@ -158,9 +160,15 @@ export const make = (
                 ? Effect.succeed(AuthorizationServerMetadata.legacyDefaults(origin))
                 : Effect.fail(e))
           )
-        // The metadata's `resource` may be a parent path (accepted for discovery only): the token is always asked
-        // for the server's own canonical URI, never for the broader resource.
-        const session: Session = { metadata, scopesSupported: Option.getOrUndefined(prm)?.scopes_supported }
+        // The metadata's `resource` may be a parent path (accepted for discovery only): the token is asked for the
+        // server's own canonical URI, never for the broader resource (but for the origin's root document, see
+        // resourceParameter).
+        const found = Option.getOrUndefined(prm)
+        const session: Session = {
+          metadata,
+          resource: ProtectedResourceMetadata.resourceParameter(server, found, resourceMetadata),
+          scopesSupported: found?.metadata.scopes_supported
+        }
         yield* Ref.update(sessions, (m) => new Map(m).set(ProtectedResourceMetadata.canonicalResource(server), session))
         return session
       })
@@ -192,7 +200,7 @@ export const make = (
           : scope
         const pkce = yield* Pkce.make
         const state = yield* Pkce.randomToken(16)
-        const resource = ProtectedResourceMetadata.canonicalResource(server)
+        const resource = session.resource
         const url = AuthorizationRequest.url({
           metadata,
           clientId: client.clientId,
@@ -226,7 +234,7 @@ export const make = (
         const next = yield* TokenEndpoint.request({
           metadata: session.metadata,
           client,
-          resource: ProtectedResourceMetadata.canonicalResource(server),
+          resource: session.resource,
           grant: { _tag: "refresh_token", refreshToken },
           requestedScope: tokens.scope,
           timeout: options.tokenTimeout

@@ -225,6 +225,28 @@ describe("the audit's attacks", () => {
       assert.strictEqual(token?.form["resource"], server.mcpUrl)
     }).pipe(Effect.scoped, Effect.provide(authLayer())))
 
+  it.effect("low 6: the origin's root metadata, reached by the spec's fallback, is sent as published; pointed at by the server, it is not", () =>
+    Effect.gen(function*() {
+      const origin = (doc: Record<string, unknown>): Record<string, unknown> => ({
+        ...doc,
+        resource: new URL(String(doc["resource"])).origin
+      })
+      // No hint, nothing at /.well-known/oauth-protected-resource/mcp: the root document describes the origin
+      // (RFC 9728 §3.3), and the conformance suite's metadata-var2 asks for its resource exactly as published.
+      const fallback = yield* authServer({ prm: "root", prmDocument: origin })
+      assert.strictEqual(yield* call(fallback.mcpUrl), 200)
+      assert.strictEqual(fallback.requests.find((r) => r.path === "/authorize")?.query["resource"], fallback.origin)
+      // The same root document named by the server's own challenge: the token is asked for the server only.
+      const hinted = yield* authServer({
+        prm: "root",
+        prmDocument: origin,
+        resourceMetadataUrl: "/.well-known/oauth-protected-resource"
+      })
+      assert.strictEqual(yield* call(hinted.mcpUrl), 200)
+      assert.strictEqual(hinted.requests.find((r) => r.path === "/authorize")?.query["resource"], hinted.mcpUrl)
+      assert.strictEqual(hinted.requests.find((r) => r.path === "/token")?.form["resource"], hinted.mcpUrl)
+    }).pipe(Effect.scoped, Effect.provide(authLayer())))
+
   it.effect("an authorization server on its own origin never sees Authorization: Bearer (authorize, refresh, step-up)", () =>
     Effect.gen(function*() {
       const server = yield* authServer({

@@ -42,7 +42,7 @@ import { createServer } from "node:http"
  *   authorization-server metadata (hostile endpoints)
  * @property {(document: Record<string, unknown>) => Record<string, unknown>} [prmDocument] rewrites the Protected
  *   Resource Metadata (a broader resource, other authorization servers)
- * @property {string} [resourceMetadataUrl] the 401 challenge names this resource_metadata URL instead
+ * @property {string} [resourceMetadataUrl] the 401 challenge names this resource_metadata URL (whatever `prm` says)
  * @property {boolean | "refresh"} [echoClientSecret] the token endpoint answers 400 whose error echoes the client
  *   secret of the client_secret_basic Authorization header (every grant, or only refresh_token grants)
  * @property {{ endpoint?: string }} [legacySse] also serve a legacy HTTP+SSE MCP server at /sse whose endpoint
@@ -358,7 +358,7 @@ export const startAuthServer = (options = {}) =>
     /** @param {string} path */
     const challengeFor = (path) => {
       const params = [
-        ...((options.prm ?? "header") === "header"
+        ...((options.prm ?? "header") === "header" || options.resourceMetadataUrl !== undefined
           ? [
             `resource_metadata="${
               options.resourceMetadataUrl ?? `${origin}/.well-known/oauth-protected-resource${path}`
