@@ -100,6 +100,9 @@ export interface Service {
  */
 export class McpAuth extends Context.Service<McpAuth, Service>()("@mcp-fleet/auth/McpAuth") {}
 
+/** How many of a server's latest tokens `sent` lists (bounded memory over months of refreshes). */
+const REMEMBERED = 8
+
 interface Session {
   readonly metadata: AuthorizationServerMetadata.AuthorizationServerMetadata
   /** The `resource` asked for ({@link ProtectedResourceMetadata.resourceParameter}). */
@@ -133,13 +136,13 @@ export const make = (
         Effect.andThen(Ref.update(generations, (m) => new Map(m).set(key, (m.get(key) ?? 0) + 1)))
       )
     }
-    /** What `headers` handed out, per server: never forgotten, so that an old token echoed late is still known. */
-    const handedOut = new Map<string, Set<string>>()
+    /** What `headers` handed out, per server: the last `REMEMBERED` tokens, so that one echoed late is still known. */
+    const handedOut = new Map<string, ReadonlyArray<string>>()
     const remember = (key: string, token: Redacted.Redacted<string>) => {
-      const values = handedOut.get(key) ?? new Set<string>()
-      values.add(Redacted.value(token))
-      values.add(`Bearer ${Redacted.value(token)}`)
-      handedOut.set(key, values)
+      const value = Redacted.value(token)
+      const known = handedOut.get(key) ?? []
+      if (known.includes(value)) return
+      handedOut.set(key, [...known, value].slice(-REMEMBERED))
     }
     const maxStepUps = options.maxStepUps ?? 3
     const refreshBefore = Duration.toMillis(Duration.fromInputUnsafe(options.refreshBefore ?? "60 seconds"))
@@ -374,7 +377,8 @@ export const make = (
             })
           )
         }).pipe(Effect.provide(context)),
-      sent: (server) => [...(handedOut.get(ProtectedResourceMetadata.canonicalResource(server)) ?? [])],
+      sent: (server) =>
+        (handedOut.get(ProtectedResourceMetadata.canonicalResource(server)) ?? []).flatMap((t) => [t, `Bearer ${t}`]),
       onSuccess: (server) =>
         Ref.update(stepUps, (m) => {
           const key = ProtectedResourceMetadata.canonicalResource(server)

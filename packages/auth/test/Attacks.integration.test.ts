@@ -273,4 +273,30 @@ describe("the audit's attacks", () => {
       const atMcp = server.requests.filter((r) => r.listener === "resource" && r.path === "/mcp")
       assert.isTrue(atMcp.some((r) => String(r.headers["authorization"]).startsWith("Bearer ")), "the MCP server did")
     }).pipe(Effect.scoped, Effect.provide(authLayer())))
+
+  it.effect("McpAuth.sent: the tokens put on a server's requests, for scrubbing, the latest eight only", () =>
+    Effect.gen(function*() {
+      const store = yield* TokenStore.TokenStore
+      const auth = yield* McpAuth.McpAuth
+      const server = "https://mcp.example/mcp"
+      for (let i = 1; i <= 10; i++) {
+        yield* store.setTokens(server, {
+          issuer: "https://as.example",
+          accessToken: Redacted.make(`at-${i}`),
+          refreshToken: undefined,
+          expiresAt: undefined,
+          obtainedAt: 0,
+          scope: undefined
+        })
+        yield* auth.headers(server)
+        yield* auth.headers(server)
+      }
+      const sent = [...(auth.sent?.(server) ?? [])]
+      assert.strictEqual(sent.length, 16)
+      assert.includeMembers(sent, ["at-10", "Bearer at-10", "at-3", "Bearer at-3"])
+      assert.notInclude(sent, "at-2")
+      assert.deepStrictEqual(auth.sent?.("https://other.example/mcp"), [])
+    }).pipe(
+      Effect.provide(authLayerWith(NodeHttpClient.layerUndici, {}, unattended))
+    ))
 })
