@@ -18,6 +18,7 @@ import {
   authServer,
   call,
   hostileService,
+  hostileServiceAnswering,
   paths,
   secretsSeen,
   virtualHosts
@@ -299,4 +300,21 @@ describe("the audit's attacks", () => {
     }).pipe(
       Effect.provide(authLayerWith(NodeHttpClient.layerUndici, {}, unattended))
     ))
+
+  it.effect("a registration response with a client secret a header cannot carry, or an oversize client id, is refused typed", () =>
+    Effect.gen(function*() {
+      const cases = [
+        [{ client_id: "c1", client_secret: "s\r\nx-injected: 1" }, "client_secret is not 1 to 16384 printable ASCII"],
+        [{ client_id: "c".repeat(4097) }, "client_id is not 1 to 4096 printable ASCII"]
+      ] as const
+      for (const [answer, reason] of cases) {
+        const registrar = yield* hostileServiceAnswering(201, JSON.stringify(answer))
+        const server = yield* authServer({
+          asMetadata: (doc) => ({ ...doc, registration_endpoint: `${registrar.origin}/register` })
+        })
+        const error = yield* Effect.flip(call(server.mcpUrl))
+        assert.include(error.message, `the registration response's ${reason}`)
+        assert.notInclude(paths(server), "GET /authorize")
+      }
+    }).pipe(Effect.scoped, Effect.provide(authLayer())))
 })

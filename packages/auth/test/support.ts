@@ -61,35 +61,39 @@ export interface Hostile {
 
 /**
  * A local service an attacker would like the client to reach (an admin API on another port of 127.0.0.1): it
- * records every request and answers 200 `{}`. Closed with the scope.
+ * records every request and answers `status` with `body` (default 200 `{}`). Closed with the scope.
  */
-export const hostileService = Effect.acquireRelease(
-  Effect.callback<{ readonly hostile: Hostile; readonly close: () => Promise<void> }>((resume) => {
-    const received: Hostile["received"] = []
-    const server = createServer((req: IncomingMessage, res) => {
-      received.push({
-        method: req.method ?? "GET",
-        url: req.url ?? "/",
-        ...(typeof req.headers.authorization === "string" ? { authorization: req.headers.authorization } : {})
+export const hostileServiceAnswering = (status: number, body: string) =>
+  Effect.acquireRelease(
+    Effect.callback<{ readonly hostile: Hostile; readonly close: () => Promise<void> }>((resume) => {
+      const received: Hostile["received"] = []
+      const server = createServer((req: IncomingMessage, res) => {
+        received.push({
+          method: req.method ?? "GET",
+          url: req.url ?? "/",
+          ...(typeof req.headers.authorization === "string" ? { authorization: req.headers.authorization } : {})
+        })
+        req.resume()
+        res.writeHead(status, { "content-type": "application/json" }).end(body)
       })
-      req.resume()
-      res.writeHead(200, { "content-type": "application/json" }).end("{}")
-    })
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      resume(Effect.succeed({
-        hostile: { origin: `http://127.0.0.1:${port}`, received },
-        close: () =>
-          new Promise<void>((done) => {
-            server.closeAllConnections()
-            server.close(() => done())
-          })
-      }))
-    })
-  }),
-  ({ close }) => Effect.promise(close)
-).pipe(Effect.map(({ hostile }) => hostile))
+      server.listen(0, "127.0.0.1", () => {
+        const address = server.address()
+        const port = typeof address === "object" && address !== null ? address.port : 0
+        resume(Effect.succeed({
+          hostile: { origin: `http://127.0.0.1:${port}`, received },
+          close: () =>
+            new Promise<void>((done) => {
+              server.closeAllConnections()
+              server.close(() => done())
+            })
+        }))
+      })
+    }),
+    ({ close }) => Effect.promise(close)
+  ).pipe(Effect.map(({ hostile }) => hostile))
+
+/** {@link hostileServiceAnswering} 200 `{}`. */
+export const hostileService = hostileServiceAnswering(200, "{}")
 
 const post = (url: string, headers: Readonly<Record<string, Redacted.Redacted<string>>>) =>
   Effect.gen(function*() {

@@ -99,4 +99,31 @@ describe("mcp-fleet call scrubs what it prints of the secrets it sent", () => {
     expect(json.code).toBe(0)
     expect(json.stdout + json.stderr + plain.stderr).not.toContain(SECRET)
   })
+
+  it.concurrent("auth login and auth status: an authorization server that puts the client secret in the scope gets it printed <redacted>", async (ctx) => {
+    const server = await startAuthServer({
+      tokenJson: (issued, client) => JSON.stringify({ ...issued, scope: `mcp:read ${client.clientSecret ?? ""}` })
+    })
+    ctx.onTestFinished(() => server.close())
+    const dir = join(await tempDir(ctx), "config")
+    const env = { MCP_FLEET_CONFIG_DIR: dir, BROWSER: "" }
+    const config = await writeConfig(ctx, { linear: { url: server.mcpUrl } })
+    const login = start(ctx, ["auth", "login", "linear", "--config", config], { env })
+    const link = (await login.stderrLine((line) => line.trim().startsWith("http://"))).trim()
+    expect((await fetch(link)).status).toBe(200)
+    const done = await login.finished
+    expect(done.code).toBe(0)
+    const [plain, json] = await Promise.all([
+      run(ctx, ["auth", "status", "--config", config], { env }),
+      run(ctx, ["auth", "status", "--json", "--config", config], { env })
+    ])
+    const secret = server.requests.flatMap((r) => {
+      const header = String(r.headers["authorization"] ?? "")
+      return header.startsWith("Basic ") ? [Buffer.from(header.slice(6), "base64").toString("utf8").split(":")[1]!] : []
+    })[0]
+    expect(secret).toMatch(/^secret-/)
+    expect(done.stdout).toContain("scope mcp:read <redacted>")
+    expect(JSON.parse(json.stdout)).toMatchObject({ servers: [{ scope: "mcp:read <redacted>" }] })
+    for (const result of [done, plain, json]) expect(result.stdout + result.stderr).not.toContain(secret)
+  })
 })

@@ -36,8 +36,9 @@ import { createServer } from "node:http"
  * @property {{ clientId: string, clientSecret?: string }} [preRegistered] a client known beforehand
  * @property {boolean} [separateAuthorizationServer] the authorization server (its metadata, /register, /authorize,
  *   /token) listens on its own origin (another port); the MCP origin serves only the PRM and the MCP endpoints
- * @property {(issued: Record<string, unknown>) => string} [tokenJson] the token endpoint's 200 body, made from the
- *   token response it would have sent (hostile lifetimes, oversize fields)
+ * @property {(issued: Record<string, unknown>, client: { clientId: string, clientSecret: string | undefined }) => string} [tokenJson]
+ *   the token endpoint's 200 body, made from the token response it would have sent and the client it authenticated
+ *   (hostile lifetimes, oversize fields, an echoed client secret)
  * @property {(document: Record<string, unknown>) => Record<string, unknown>} [asMetadata] rewrites the
  *   authorization-server metadata (hostile endpoints)
  * @property {(document: Record<string, unknown>) => Record<string, unknown>} [prmDocument] rewrites the Protected
@@ -335,7 +336,7 @@ export const startAuthServer = (options = {}) =>
         }
         if (s256(f["code_verifier"] ?? "") !== grant.challenge) return sendJson(res, 400, { error: "invalid_grant" })
         if (grant.resource !== f["resource"]) return sendJson(res, 400, { error: "invalid_target" })
-        return sendToken(res, issue(grant.scope, grant.resource, clientId))
+        return sendToken(res, issue(grant.scope, grant.resource, clientId), clientId)
       }
       if (f["grant_type"] === "refresh_token") {
         const old = refreshTokens.get(f["refresh_token"] ?? "")
@@ -343,16 +344,16 @@ export const startAuthServer = (options = {}) =>
           return sendJson(res, 400, { error: "invalid_grant" })
         }
         refreshTokens.delete(f["refresh_token"] ?? "") // rotation: the old one is spent
-        return sendToken(res, issue(old.scope, old.resource, clientId))
+        return sendToken(res, issue(old.scope, old.resource, clientId), clientId)
       }
       sendJson(res, 400, { error: "unsupported_grant_type" })
     }
 
     /** @param {import("node:http").ServerResponse} res @param {Record<string, unknown>} issued */
-    const sendToken = (res, issued) => {
+    const sendToken = (res, issued, /** @type {string} */ clientId) => {
       if (options.tokenJson === undefined) return sendJson(res, 200, issued)
       res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" })
-      res.end(options.tokenJson(issued))
+      res.end(options.tokenJson(issued, { clientId, clientSecret: clients.get(clientId)?.secret }))
     }
 
     /** @param {string} path */
