@@ -10,7 +10,8 @@
  * - Every URL the server hands out is judged by the {@link UrlPolicy} before anything is sent to it.
  * - With a prompt that is unavailable (an unattended host), the flow stops after discovery: no client is
  *   registered and no token is requested before the user is there to authorize.
- * - The `resource` sent is always the server's canonical URI, whatever its metadata's `resource` says.
+ * - The `resource` sent is the server's canonical URI, whatever a document the server named says (RFC 9728's root
+ *   document reached by the spec's fallback aside: see `ProtectedResourceMetadata.resourceParameter`).
  * - What the authorization server says is scrubbed of every secret held for the server before it is shown.
  *
  * @since 0.1.0
