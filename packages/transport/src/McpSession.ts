@@ -127,6 +127,8 @@ export interface Config {
   readonly notificationReplay: number
   /** Secret values (credentials) removed from whatever server text goes into errors and logs. */
   readonly secrets: ReadonlyArray<string>
+  /** Secrets learnt while the session runs (the OAuth tokens sent), asked each time server text is scrubbed. */
+  readonly moreSecrets?: (() => ReadonlyArray<string>) | undefined
   /** The server's URL, redacted, for remote servers. */
   readonly url?: string | undefined
   /** How the era is chosen (`auto`: `server/discover` first, `initialize` as the fallback). Default `auto`. */
@@ -264,7 +266,8 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
     })
     const changes = yield* PubSub.sliding<Readiness>({ capacity: 16, replay: 1 })
     const logs = yield* Queue.sliding<readonly [level: "warning" | "debug", text: string]>(64)
-    const redactor = Redactor.make(config.secrets)
+    const more = config.moreSecrets
+    const redactor = more === undefined ? Redactor.make(config.secrets) : Redactor.dynamic(config.secrets, more)
     const scrub = redactor.text
     const counters = Dispatch.counters()
     let oversize = 0

@@ -187,9 +187,17 @@ export const make = (
     const mode = options.transport ?? "auto"
     // The HTTP wires (and `effect/http`, SSE parsing, `@mcp-fleet/auth` behind them) load on the first remote
     // session, not at import: a stdio-only program never loads them.
-    const [LegacySse, StreamableHttp] = yield* Effect.promise(() =>
-      Promise.all([import("./transport/LegacySse.ts"), import("./transport/StreamableHttp.ts")])
+    const [LegacySse, StreamableHttp, Auth] = yield* Effect.promise(() =>
+      Promise.all([
+        import("./transport/LegacySse.ts"),
+        import("./transport/StreamableHttp.ts"),
+        import("@mcp-fleet/auth/McpAuth")
+      ])
     )
+    // The OAuth tokens sent to this server are secrets too: a server may echo one in an error.
+    const auth = yield* Effect.serviceOption(Auth.McpAuth)
+    const sent = auth._tag === "Some" ? auth.value.sent : undefined
+    const moreSecrets = sent === undefined ? undefined : () => sent(url.href)
     const legacy = (
       receiver: Parameters<typeof LegacySseModule.make>[1],
       refused?: HttpStatusError,
@@ -231,6 +239,7 @@ export const make = (
         ? Math.floor(options.notificationReplay)
         : 32,
       secrets,
+      moreSecrets,
       url: Url.redact(given),
       // Legacy HTTP+SSE (2024-11-05) has no modern era to probe for.
       protocol: options.protocol ?? (mode === "sse" ? "legacy" : "auto"),
