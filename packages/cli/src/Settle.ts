@@ -1,6 +1,7 @@
 /**
- * Waiting for a fleet to settle: every server `ready`, `degraded`, `disabled`, `unauthorized`, or `offline` with reconnection
- * given up. A server that is `starting`, or `offline` and still reconnecting, has not settled yet.
+ * Waiting for a fleet to settle: every server `ready` (with every list it declares discovered), `degraded`,
+ * `disabled`, `unauthorized`, or `offline` with reconnection given up. A server that is `starting`, `ready` while its
+ * prompts or resources are still being listed, or `offline` and still reconnecting, has not settled yet.
  *
  * @since 0.1.0
  */
@@ -11,13 +12,15 @@ import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 
 /**
- * Whether a server has reached a state it will keep without outside help.
+ * Whether a server has reached a state it will keep without outside help (a ready server: once the lists it
+ * declares besides tools have been listed too).
  *
  * @since 0.1.0
  * @category predicates
  */
 export const isSettled = (h: ServerHealth.ServerHealth): boolean =>
-  h.state === "ready" || h.state === "degraded" || h.state === "disabled" || h.state === "unauthorized" ||
+  (h.state === "ready" && (h.listing === undefined || h.listing.length === 0)) || h.state === "degraded" ||
+  h.state === "disabled" || h.state === "unauthorized" ||
   (h.state === "offline" && h.gaveUp)
 
 /**

@@ -607,7 +607,7 @@ function main() {
       send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: params.uri } })
     },
     "resources/unsubscribe": (id) => answer(id, {}),
-    "prompts/list": (id) => answer(id, { prompts: PROMPTS }),
+    "prompts/list": (id) => answer(id, { prompts: PROMPTS }, opts["prompts-delay"]),
     "prompts/get": (id, params) => {
       if (params.name !== "greet") return fail(id, -32602, `Unknown prompt: ${params.name}`)
       const who = isObject(params.arguments) ? params.arguments.who : undefined
@@ -751,6 +751,12 @@ function main() {
     writeRaw("fake-mcp-server banner: this line is not JSON\n")
     writeRaw("[debug] listening on stdio {not json either\n")
     writeRaw("\n")
+  }
+
+  // stdout-logs: a server that prints its logs on stdout, where only JSON-RPC belongs.
+  if (has("stdout-logs")) {
+    let n = 0
+    setInterval(() => writeRaw(`[info] stdout-logs: log line ${++n} written on stdout\n`), opts["log-interval"])
   }
 
   if (has("grandchild") || has("quiet-grandchild")) {

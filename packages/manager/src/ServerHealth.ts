@@ -56,4 +56,11 @@ export interface ServerHealth {
   readonly prompts?: number | undefined
   /** How many resources a ready server offers; absent when it declares no `resources` (or their listing failed). */
   readonly resources?: number | undefined
+  /**
+   * The lists a ready server declares whose first listing has not finished yet (`prompts`, `resources`): the
+   * status text says "prompts: listing…" instead of leaving the count out. Absent when none is pending.
+   */
+  readonly listing?: ReadonlyArray<"prompts" | "resources"> | undefined
+  /** Why the last listing of a declared list failed, by kind. Absent when none failed. */
+  readonly listErrors?: Readonly<Partial<Record<"prompts" | "resources", string>>> | undefined
 }

@@ -80,7 +80,9 @@ const attemptOf = (h: ServerHealth) => `attempt ${h.attempt}${h.maxAttempts !== 
 export const formatWait = (ms: number): string => (ms >= 1000 ? `${Math.ceil(ms / 1000)} s` : `${Math.ceil(ms)} ms`)
 
 /**
- * One server's line. A `starting` server shows no tool count (it has none yet, which is not zero). An offline
+ * One server's line. A `starting` server shows no tool count (it has none yet, which is not zero); a ready server
+ * whose prompts or resources are still being listed says so (`prompts: listing…`) rather than show no count, and
+ * one whose listing failed says `prompts: not listed`. An offline
  * server that is reconnecting shows its attempt and when the next one starts:
  * `offline · reconnecting, attempt 3/5, next in 4 s`.
  *
@@ -94,8 +96,12 @@ export const formatServerLine = (h: ServerHealth): string => {
       parts.push(
         `${plural(h.tools.length, "tool")} (${h.curatedCount} curated, ${h.tools.length - h.curatedCount} external)`
       )
-      if (h.prompts !== undefined) parts.push(plural(h.prompts, "prompt"))
-      if (h.resources !== undefined) parts.push(plural(h.resources, "resource"))
+      for (const kind of ["prompts", "resources"] as const) {
+        const count = h[kind]
+        if (count !== undefined) parts.push(plural(count, kind.slice(0, -1)))
+        else if (h.listing?.includes(kind) === true) parts.push(`${kind}: listing…`)
+        else if (h.listErrors?.[kind] !== undefined) parts.push(`${kind}: not listed`)
+      }
       if (h.curatedMissing.length > 0) parts.push(`curated but not offered: ${h.curatedMissing.join(", ")}`)
       break
     }
