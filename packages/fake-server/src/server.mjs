@@ -600,7 +600,8 @@ function main() {
       if (typeof uri === "string" && (uri === "fake://text" || uri.startsWith("fake://item/"))) {
         return answer(id, { contents: [{ uri, mimeType: "text/plain", text: `contents of ${uri}` }] })
       }
-      return fail(id, -32002, `Resource not found: ${uri}`)
+      // As the TypeScript SDK's servers word it: their McpError puts "MCP error <code>: " in front of the text.
+      return fail(id, -32002, `MCP error -32002: Resource not found: ${uri}`)
     },
     "resources/subscribe": (id, params) => {
       answer(id, {})
