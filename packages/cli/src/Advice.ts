@@ -22,6 +22,9 @@ const SPAWN_FAILURE = /could not be started \(.*?\): (NotFound|PermissionDenied)
 const EXITED = /(?:exited with code|exit code) (\d+)/
 const KILLED = /killed by (SIG[A-Z0-9]+)/
 
+/** How the manager's reason starts when npm said the package does not exist (it is not retried). */
+const NOT_IN_REGISTRY = "the package does not exist in the registry"
+
 const isPath = (command: string): boolean => command.includes("/") || command.includes("\\")
 
 /**
@@ -86,6 +89,11 @@ export const explain = (
       const signal = KILLED.exec(h.lastError ?? "")?.[1]
       if (code === undefined && signal === undefined) {
         return `${server} is offline: ${h.lastError ?? "no reason recorded"}`
+      }
+      if (h.gaveUp && h.lastError?.startsWith(NOT_IN_REGISTRY) === true) {
+        return `${server} names a package that does not exist in the registry (npm answered 404; not retried)${
+          stderrBlock(h.name, lines, "it wrote nothing on stderr")
+        }`
       }
       const starts = h.gaveUp ? h.attempt + 1 : Math.max(1, h.attempt)
       const how = code !== undefined ? `exit code ${code}` : `killed by ${signal}`

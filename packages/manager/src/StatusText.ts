@@ -109,7 +109,9 @@ export const formatServerLine = (h: ServerHealth): string => {
       parts.push(h.attempt > 0 ? `reconnecting, ${attemptOf(h)}` : "tools not listed yet")
       break
     case "offline":
-      if (h.gaveUp) parts.push(`gave up after ${plural(h.attempt, "attempt")}`)
+      if (h.gaveUp && h.attempt > 0) parts.push(`gave up after ${plural(h.attempt, "attempt")}`)
+      // Given up at its first start (the reason says why, and may say "not retried" itself).
+      else if (h.gaveUp && h.lastError?.startsWith("not retried") !== true) parts.push("not retried")
       else if (h.attempt > 0) {
         const next = h.nextRetryInMs !== undefined ? `, next in ${formatWait(h.nextRetryInMs)}` : ""
         parts.push(`reconnecting, ${attemptOf(h)}${next}`)
