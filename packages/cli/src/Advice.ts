@@ -8,6 +8,7 @@
  */
 import type { McpConfig } from "@mcp-fleet/config"
 import type { ServerHealth } from "@mcp-fleet/manager"
+import { StatusText } from "@mcp-fleet/manager"
 import { quote } from "./Diagnostics.ts"
 
 /**
@@ -77,6 +78,16 @@ export const explain = (
     case "unauthorized":
       return `${server} ${h.lastError ?? "needs authorization"}`
     case "starting":
+      if (h.stdoutNotJson !== undefined && StatusText.stdoutIsNotJsonRpc(h)) {
+        const { lines: junk, messages } = h.stdoutNotJson
+        return `${server} was still starting after ${waited}: its stdout is not JSON-RPC (${junk} ${
+          junk === 1 ? "line" : "lines"
+        } that are not JSON, ${messages} JSON-RPC ${
+          messages === 1 ? "message" : "messages"
+        }; is the server printing logs to stdout? only JSON-RPC may go there)${
+          lines.length === 0 ? "." : stderrBlock(h.name, lines, "")
+        }`
+      }
       return lines.length === 0
         ? `${server} was still starting after ${waited}; wait longer with --wait.`
         : `${server} was still starting after ${waited} (no answer to initialize yet; wait longer with --wait)${

@@ -69,6 +69,24 @@ const oneLine = (text: string, max = 160): string => {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
 }
 
+/**
+ * What the status text says of a server whose stdout is mostly not JSON.
+ *
+ * @since 0.4.0
+ * @category rendering
+ */
+export const STDOUT_NOT_JSON_RPC = "stdout is not JSON-RPC (is the server printing logs to stdout?)"
+
+/**
+ * Whether a server has written more lines that are not JSON on stdout than JSON-RPC messages (see
+ * `ServerHealth.stdoutNotJson`).
+ *
+ * @since 0.4.0
+ * @category rendering
+ */
+export const stdoutIsNotJsonRpc = (h: ServerHealth): boolean =>
+  h.stdoutNotJson !== undefined && h.stdoutNotJson.lines > h.stdoutNotJson.messages
+
 const attemptOf = (h: ServerHealth) => `attempt ${h.attempt}${h.maxAttempts !== undefined ? `/${h.maxAttempts}` : ""}`
 
 /**
@@ -122,6 +140,7 @@ export const formatServerLine = (h: ServerHealth): string => {
     case "unauthorized":
       break
   }
+  if (h.state !== "ready" && stdoutIsNotJsonRpc(h)) parts.push(STDOUT_NOT_JSON_RPC)
   if (h.lastError !== undefined && h.state !== "ready" && h.state !== "disabled") {
     parts.push(oneLine(h.lastError))
   }
