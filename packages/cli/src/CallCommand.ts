@@ -112,6 +112,7 @@ export interface Input {
   readonly config: string
   readonly wait: Duration.Duration
   readonly verbose: boolean
+  readonly elicitation: ElicitationPrompt.Mode
 }
 
 /**
@@ -177,9 +178,17 @@ export const command: Command.Command<
     ),
     config: CliFlags.config,
     wait: CliFlags.wait("How long to wait for the server to start before calling."),
-    verbose: CliFlags.verbose
+    verbose: CliFlags.verbose,
+    elicitation: Flag.Literals("elicitation", ElicitationPrompt.MODES).pipe(
+      Flag.withDescription(
+        "How to answer a server that asks for input during the call: ask (on a terminal; declined without one), accept-defaults (accept a form whose required fields all have defaults, decline the rest: for scripts) or decline."
+      ),
+      Flag.withDefault("ask")
+    )
   },
-  Effect.fn("mcp-fleet call")(function*({ args, config, json, output, server: target, timeout, tool, verbose, wait }) {
+  Effect.fn("mcp-fleet call")(function*(
+    { args, config, elicitation: answering, json, output, server: target, timeout, tool, verbose, wait }
+  ) {
     const toolArgs = yield* parseArguments(args)
     const loaded = yield* FleetConfig.load(config)
     const named = Option.isSome(tool)
@@ -188,8 +197,9 @@ export const command: Command.Command<
     const { server } = named
     const file = yield* FleetConfig.only(loaded, server)
     const waited = DurationText.format(wait)
-    // A server that elicits during the call is answered on the terminal, or refused when there is none.
-    const elicitation = yield* ElicitationPrompt.make
+    // A server that elicits during the call is answered as --elicitation says: by default on the terminal, or
+    // refused when there is none.
+    const elicitation = yield* ElicitationPrompt.forMode(answering)
     yield* OneShot.run(file, verbose, (session) =>
       Effect.gen(function*() {
         const { manager } = session
