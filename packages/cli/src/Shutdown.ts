@@ -11,7 +11,7 @@ import * as Clock from "effect/Clock"
 import * as Console from "effect/Console"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Scope from "effect/Scope"
+import type * as Scope from "effect/Scope"
 import { CliEnvironment } from "./CliEnvironment.ts"
 import * as ProcessProbe from "./internal/ProcessProbe.ts"
 
