@@ -43,7 +43,7 @@ import * as DurationText from "./DurationText.ts"
 import * as ElicitationPrompt from "./ElicitationPrompt.ts"
 import * as FleetConfig from "./FleetConfig.ts"
 import * as OneShot from "./OneShot.ts"
-import { awaitServer, isSettled } from "./Settle.ts"
+import { awaitServer, isStateSettled } from "./Settle.ts"
 import { SEPARATOR } from "./ToolListing.ts"
 
 const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
@@ -203,7 +203,7 @@ export const command: Command.Command<
     yield* OneShot.run(file, verbose, (session) =>
       Effect.gen(function*() {
         const { manager } = session
-        yield* awaitServer(manager, server, isSettled, wait)
+        yield* awaitServer(manager, server, isStateSettled, wait)
         yield* session.diagnostics.stop
         yield* session.requireReady(server, waited, ["ready", "degraded"])
         const h = yield* manager.serverHealth(server)

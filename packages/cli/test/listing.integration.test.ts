@@ -30,6 +30,19 @@ describe("mcp-fleet status: a server whose prompts/list is slow", () => {
     }
   })
 
+  it.concurrent("call and tools do not wait for the prompts: they need the server ready, not its other lists", async (ctx) => {
+    const config = await writeConfig(ctx, { docs: fakeServer({ modes: ["features"], promptsDelay: 600_000 }) })
+    // Were they to wait for the prompts, --wait 600s would hold them past the test's own timeout.
+    const [called, listed] = await Promise.all([
+      run(ctx, ["call", "docs", "echo", "--args", "{\"a\":1}", "--wait", "600s", "--config", config]),
+      run(ctx, ["tools", "--wait", "600s", "--config", config])
+    ])
+    expect(called.code, called.stderr).toBe(0)
+    expect(JSON.parse(called.stdout)).toEqual({ a: 1 })
+    expect(listed.code, listed.stderr).toBe(0)
+    expect(listed.stdout).toContain("docs__echo")
+  })
+
   it.concurrent("a one-shot status whose --wait ends first names the list still pending", async (ctx) => {
     const config = await writeConfig(ctx, { docs: fakeServer({ modes: ["features"], promptsDelay: 600_000 }) })
     const result = await run(ctx, ["status", "--json", "--wait", "5s", "--config", config])
