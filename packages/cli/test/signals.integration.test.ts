@@ -38,11 +38,12 @@ describe("mcp-fleet: Ctrl-C with a server that ignores signals", () => {
     expect(servers).toHaveLength(2)
     cli.child.kill("SIGINT")
     const notice = await cli.stderrLine((line) => line.includes("waiting for"))
+    // (On a loaded machine the well-behaved server may not have exited half a second in: then it is named too.)
     expect(notice).toMatch(
-      /^mcp-fleet: waiting for stubborn to exit; killing it in [1-4] s \(Ctrl-C again kills it now\)$/
+      /^mcp-fleet: waiting for (plain and )?stubborn to exit; killing (it|them) in [1-4] s \(Ctrl-C again kills (it|them) now\)$/
     )
     cli.child.kill("SIGINT")
-    await cli.stderrLine((line) => line === "mcp-fleet: killing stubborn now")
+    await cli.stderrLine((line) => /^mcp-fleet: killing (plain and )?stubborn now$/.test(line))
     const result = await cli.finished
     expect(result.code).toBe(130)
     // One notice, about the server that ignores its stdin and SIGTERM only.
