@@ -7,6 +7,7 @@
  */
 import * as Schema from "effect/Schema"
 import * as Kind from "./internal/Kind.ts"
+import type { UrlRefused } from "./UrlPolicy.ts"
 
 /**
  * No metadata document could be found (Protected Resource Metadata or authorization-server metadata).
@@ -139,6 +140,25 @@ export class TokenRequestFailed extends Schema.TaggedError<TokenRequestFailed>(
 }
 
 /**
+ * The MCP server is plain HTTP off the loopback interface: a bearer token is never sent to it (OAuth 2.1 §1.5,
+ * RFC 6750 §5.3), so no authorization is attempted.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class CleartextRefused extends Schema.TaggedError<CleartextRefused>(
+  "@mcp-fleet/auth/AuthError/CleartextRefused"
+)("CleartextRefused", { server: Schema.String }) {
+  /** A configuration fault: the server's URL must change to HTTPS. */
+  get kind(): Kind.ConfigFault {
+    return Kind.configFault
+  }
+  override get message(): string {
+    return `The MCP server ${this.server} is plain HTTP off the loopback interface, and a bearer token is never sent over cleartext: use its https:// URL.`
+  }
+}
+
+/**
  * Authorization is needed and could not be completed: the host must let the user authorize (for the CLI:
  * `mcp-fleet auth login <server>`). `reason` is the message of the error that stopped the flow, without any secret.
  *
@@ -184,6 +204,8 @@ export class AuthorizationRequired extends Schema.TaggedError<AuthorizationRequi
  * @category errors
  */
 export type AuthError =
+  | CleartextRefused
+  | UrlRefused
   | DiscoveryFailed
   | ResourceMismatch
   | PkceUnsupported

@@ -1,6 +1,6 @@
 /**
  * The hostile-HTTP measurement of issue 24: each storm and deadline fault of the HTTP fake server
- * (`@mcp-fleet/fake-server`'s `http-server.mjs`, a child process on 127.0.0.1) against a real `RemoteClient` (and,
+ * (`@mcp-fleet/fake-server`'s `http-server.mjs`, a child process on 127.0.0.1) against a real `McpClient.http` (and,
  * for the forgetful server, a real `McpManager`) on undici, with the figures RELIABILITY.md reports: initializes
  * and requests within a 3 s window, sockets the server still sees open after the client closed, and the longest
  * call against its deadline.

@@ -199,24 +199,6 @@ export const controlled = (script: Script, options?: FakeSpawner.Options) =>
 export const echoResult = (args: unknown) => ({ content: [{ type: "text", text: JSON.stringify(args) }] })
 
 /**
- * Polls `check`, yielding to other fibers in between, and dies after `maxYields` yields.
- *
- * @deprecated Counted yields are not events: latch on `awaitFrames`/`awaitMethod`, `Peer.read`, a `Deferred` or the
- * code under test's own stream (the manager's `snapshots`). Kept only for the manager's two feature-catalog waits,
- * whose catalog does not signal its listings yet.
- * @since 0.1.0
- * @category helpers
- */
-export const eventually = (check: () => boolean, what: string, maxYields = 10_000): Effect.Effect<void> =>
-  Effect.gen(function*() {
-    for (let i = 0; i < maxYields; i++) {
-      if (check()) return
-      yield* Effect.yieldNow
-    }
-    return yield* Effect.die(new Error(`never became true: ${what}`))
-  })
-
-/**
  * Runs `close` while the `TestClock` passes `duration` (enough for every grace period), and returns what `observe`
  * saw at the very moment `close` returned, not later, once the clock has moved on.
  *

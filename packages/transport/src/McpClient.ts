@@ -146,9 +146,18 @@ export const http: (
     const { endpoint: url, headers, maxMessageBytes, mode, requestTimeoutMs, server } = opts
     // The HTTP wires (and `effect/http`, SSE parsing, `@mcp-fleet/auth` behind them) load on the first remote
     // session, not at import: a stdio-only program never loads them.
-    const [LegacySse, StreamableHttp, AutoDetect] = yield* Effect.promise(() =>
-      Promise.all([import("./wire/LegacySse.ts"), import("./wire/StreamableHttp.ts"), import("./wire/AutoDetect.ts")])
+    const [LegacySse, StreamableHttp, AutoDetect, Auth] = yield* Effect.promise(() =>
+      Promise.all([
+        import("./wire/LegacySse.ts"),
+        import("./wire/StreamableHttp.ts"),
+        import("./wire/AutoDetect.ts"),
+        import("@mcp-fleet/auth/McpAuth")
+      ])
     )
+    // The OAuth tokens sent to this server are secrets too: a server may echo one in an error.
+    const auth = yield* Effect.serviceOption(Auth.McpAuth)
+    const sent = auth._tag === "Some" ? auth.value.sent : undefined
+    const moreSecrets = sent === undefined ? undefined : () => sent(url.href)
     const legacy = (
       receiver: Parameters<typeof LegacySseModule.make>[1],
       refused?: HttpStatusError,
@@ -177,7 +186,7 @@ export const http: (
             detail: `${refused.detail}; the legacy HTTP+SSE fallback failed too: ${error.message}`
           })
       }, receiver)
-    return yield* Open.open({ ...opts, handlers: yield* ClientHandlers.fromContext(options.handlers) }, {
+    return yield* Open.open({ ...opts, moreSecrets, handlers: yield* ClientHandlers.fromContext(options.handlers) }, {
       prepare: Effect.void,
       open: (receiver) => {
         if (mode === "sse") return legacy(receiver)

@@ -116,3 +116,19 @@ export const make = (secrets: Iterable<string>): Redactor => {
 /** A redactor of every `Redacted` value of a child's environment (plain values are not secrets). */
 export const fromEnv = (env: Readonly<Record<string, string | Redacted.Redacted<string>>>): Redactor =>
   make(Object.values(env).flatMap((v) => (Redacted.isRedacted(v) ? [Redacted.value(v)] : [])))
+
+/**
+ * A redactor of `secrets` and of whatever `more` returns at the moment it is used (the OAuth tokens `McpAuth` has
+ * sent so far): each use redacts with the secrets known then.
+ */
+export const dynamic = (secrets: Iterable<string>, more: () => ReadonlyArray<string>): Redactor => {
+  const fixed = [...secrets]
+  const current = (): Redactor => make([...fixed, ...more()])
+  return {
+    active: true,
+    text: (text) => current().text(text),
+    value: (value) => current().value(value),
+    excerpt: (text, max) => current().excerpt(text, max),
+    fragment: (text, cut) => current().fragment(text, cut)
+  }
+}

@@ -24,6 +24,8 @@ export interface Config {
   readonly notificationReplay: number
   /** Secret values (credentials) removed from whatever server text goes into errors and logs. */
   readonly secrets: ReadonlyArray<string>
+  /** Secrets learnt while the session runs (the OAuth tokens sent), asked each time server text is scrubbed. */
+  readonly moreSecrets?: (() => ReadonlyArray<string>) | undefined
   /** The server's URL, redacted, for remote servers. */
   readonly url?: string | undefined
   /** How the era is chosen (`auto`: `server/discover` first, `initialize` as the fallback). Default `auto`. */

@@ -53,6 +53,8 @@ export interface Link {
   readonly protocolVersion: () => string | undefined
   /** Ends the wire: bounded (`close`), or at once (`force`: the wire's `kill`, else its `close`). */
   readonly end: (mode: "close" | "force") => Effect.Effect<void>
+  /** The wire's own `kill` (stdio: SIGKILL to the process group), when it has one. */
+  readonly kill: () => Effect.Effect<void> | undefined
   /** Log annotations of the session's lines about this wire (stdio: the pid). */
   readonly annotations: () => Readonly<Record<string, unknown>>
 }
@@ -91,6 +93,7 @@ export const make = (): Link => {
         if (wire === undefined) return Effect.void
         return mode === "force" && wire.kill !== undefined ? wire.kill : wire.close
       }),
+    kill: () => wire?.kill,
     annotations: () => wire?.annotations ?? { transport: wire?.kind }
   }
 }

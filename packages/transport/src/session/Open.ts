@@ -78,7 +78,8 @@ export const open: <T extends Link.Wire, P, E, R, D extends Partial<Session>>(
   const run = yield* FiberSet.runtime(yield* Scope.provide(FiberSet.make(), scope))()
   const readiness = yield* Readiness.make
   const logs = yield* Queue.sliding<readonly [level: "warning" | "debug", text: string]>(64)
-  const redactor = Redactor.make(config.secrets)
+  const more = config.moreSecrets
+  const redactor = more === undefined ? Redactor.make(config.secrets) : Redactor.dynamic(config.secrets, more)
   const scrub = redactor.text
   const diagnose = (text: string) => Queue.offerUnsafe(logs, ["warning", scrub(text)])
   const note = (text: string) => Queue.offerUnsafe(logs, ["debug", text])

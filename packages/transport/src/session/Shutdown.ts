@@ -13,7 +13,7 @@ import * as Scope from "effect/Scope"
 import type { PendingTable } from "../internal/PendingTable.ts"
 import { ClientClosed } from "../McpError.ts"
 import type { Link } from "./Link.ts"
-import type * as Readiness from "./Readiness.ts"
+import * as Readiness from "./Readiness.ts"
 
 /** What a shutdown needs of its session. */
 export interface Config {
@@ -57,7 +57,14 @@ export const make = (config: Config): Shutdown => {
 
   const close = (reason: string, mode: "close" | "force" = "close", cause?: Readiness.End): Effect.Effect<void> =>
     Effect.uninterruptible(Effect.suspend(() => {
-      if (closing !== undefined) return Deferred.await(closing)
+      if (closing !== undefined) {
+        // A force while a graceful close waits for the server (a second Ctrl-C): kill it now, then wait for that
+        // close, which the kill ends.
+        const kill = link.kill()
+        return mode === "force" && kill !== undefined && !Readiness.isJoined(readiness.get())
+          ? Effect.andThen(kill, Deferred.await(closing))
+          : Deferred.await(closing)
+      }
       const done = Deferred.makeUnsafe<void>()
       closing = done
       signal(reason, cause)

@@ -2,8 +2,10 @@
  * The deprecated HTTP+SSE transport (MCP 2024-11-05), still served by many deployed servers.
  *
  * The client opens a GET event stream at the URL; its first event, `endpoint`, names where to POST messages (it
- * must be on the URL's origin); every answer and server message then arrives as a `message` event on that one
- * stream. The stream is the session: when it ends, the transport has ended.
+ * must be on the URL's origin: `UrlPolicy`'s rule for an SSE endpoint); every answer and server message then
+ * arrives as a `message` event on that one stream. The stream is the session: when it ends, the transport has
+ * ended. Every request of the session, the POSTs to the endpoint included, carries the credentials of the
+ * configured server (its URL), whatever path the endpoint names.
  *
  * `make` returns at once and connects in the background; messages sent before the endpoint is known wait for it,
  * and fail with the connection's error if it never comes (bounded by `connectTimeoutMs`).
@@ -15,6 +17,7 @@
  *
  * @since 0.2.0
  */
+import * as UrlPolicy from "@mcp-fleet/auth/UrlPolicy"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -110,7 +113,9 @@ export const make = (
               HttpClientRequest.setHeaders(userHeaders),
               HttpClientRequest.bodyText(frame.text, "application/json")
             ),
-          who
+          who,
+          undefined,
+          url
         )
         if (response.status >= 200 && response.status < 300) return
         const error = Exchange.statusError(response, yield* Exchange.errorBody(response), who, receiver.excerpt)
@@ -167,19 +172,20 @@ export const make = (
 
     const onEndpoint = (data: string): boolean => {
       if (state._tag !== "Connecting") return true
-      const endpoint = Url.sameOrigin(data.trim(), url)
-      if (endpoint === undefined) {
+      const verdict = UrlPolicy.judge("SSE endpoint", data.trim(), url)
+      if (verdict._tag === "Refused") {
         refuse((method) =>
           new ProtocolError({
             server,
             method,
             detail: `its endpoint event named ${
-              JSON.stringify(Url.redact(new URL(data.trim(), url)))
-            }, not on ${url.origin}`
+              JSON.stringify(UrlPolicy.show(data.trim(), url))
+            }, refused: ${verdict.reason}`
           })
         )
         return false
       }
+      const endpoint = verdict.url
       const queue = state.queue
       state = { _tag: "Open", endpoint }
       timer.interruptUnsafe()

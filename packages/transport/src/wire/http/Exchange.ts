@@ -127,8 +127,12 @@ const isChallenge = (response: HttpClientResponse.HttpClientResponse): boolean =
  *
  * `phases` hears when the exchange waits for `McpAuth` (a token request, the user's browser) and when the request
  * then goes out with its credentials, so that the caller's deadline measures the server and not the OAuth flow; and
- * (`credentials`) what those credentials were, so that the caller sees when they change (another authorization
- * context, for `cacheScope: "private"` results).
+ * (`phases.credentials`) what those credentials were, so that the caller sees when they change (another
+ * authorization context, for `cacheScope: "private"` results).
+ *
+ * `credentials` is the server whose credentials the request carries (default `url`): the legacy HTTP+SSE transport
+ * POSTs to the endpoint its server named, with the configured server's tokens, never with those of whatever server
+ * the endpoint's path belongs to.
  */
 export const execute = (
   client: HttpClient.HttpClient.With<HttpClientError.HttpClientError, Scope.Scope>,
@@ -139,7 +143,8 @@ export const execute = (
     readonly authorizing: () => void
     readonly sent: () => void
     readonly credentials?: ((identity: string) => void) | undefined
-  }
+  },
+  credentials: URL = url
 ): Effect.Effect<
   HttpClientResponse.HttpClientResponse,
   ConnectionFailed | RedirectRefused | AuthorizationRequired,
@@ -149,7 +154,7 @@ export const execute = (
     const found = yield* Effect.serviceOption(McpAuth.McpAuth)
     if (Option.isNone(found)) return yield* executeOnce(client, url, build, who)
     const auth = found.value
-    const server = url.href
+    const server = credentials.href
     const send = Effect.gen(function*() {
       phases?.authorizing()
       const headers = yield* auth.headers(server)
