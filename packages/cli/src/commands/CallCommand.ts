@@ -27,10 +27,10 @@ import * as Option from "effect/Option"
 import type * as Path from "effect/Path"
 import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import type * as Terminal from "effect/Terminal"
-import * as CallOutput from "./CallOutput.ts"
-import * as CallProgress from "./CallProgress.ts"
-import { CliEnvironment } from "./CliEnvironment.ts"
-import type { ServerNotConfigured, ServerNotUsable } from "./CliError.ts"
+import * as CallOutput from "../CallOutput.ts"
+import * as CallProgress from "../CallProgress.ts"
+import { CliEnvironment } from "../CliEnvironment.ts"
+import type { ServerNotConfigured, ServerNotUsable } from "../CliError.ts"
 import {
   InvalidArguments,
   NoBinaryContent,
@@ -38,16 +38,14 @@ import {
   ToolReportedError,
   UnknownQualifiedName,
   UnknownTool
-} from "./CliError.ts"
-import * as CliFlags from "./CliFlags.ts"
-import * as DurationText from "./DurationText.ts"
-import * as ElicitationPrompt from "./ElicitationPrompt.ts"
-import * as ExitCode from "./ExitCode.ts"
-import * as FleetConfig from "./FleetConfig.ts"
-import * as OneShot from "./OneShot.ts"
-import * as OutputScrub from "./OutputScrub.ts"
-import { awaitServer, isStateSettled } from "./Settle.ts"
-import { SEPARATOR } from "./ToolListing.ts"
+} from "../CliError.ts"
+import * as CliFlags from "../CliFlags.ts"
+import * as ElicitationPrompt from "../ElicitationPrompt.ts"
+import * as ExitCode from "../ExitCode.ts"
+import * as FleetConfig from "../FleetConfig.ts"
+import * as OutputScrub from "../OutputScrub.ts"
+import { SEPARATOR } from "../ToolListing.ts"
+import * as Prelude from "./Prelude.ts"
 
 const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
@@ -206,70 +204,72 @@ export const command: Command.Command<
     const rescan = Effect.map(OutputScrub.secretsOf(file, server), (secrets) => {
       redaction = OutputScrub.redaction(secrets)
     })
-    const waited = DurationText.format(wait)
     // A server that elicits during the call is answered as --elicitation says: by default on the terminal, or
     // refused when there is none.
     const elicitation = yield* ElicitationPrompt.forMode(answering)
     const scrubbed = Console.consoleWith((inner) => Effect.succeed(OutputScrub.console(inner, () => redaction)))
-    yield* OneShot.run(file, verbose, (session) =>
-      Effect.gen(function*() {
-        const { manager } = session
-        yield* awaitServer(manager, server, isStateSettled, wait)
-        yield* session.diagnostics.stop
-        yield* session.requireReady(server, waited, ["ready", "degraded"])
-        const h = yield* manager.serverHealth(server)
-        const offered = h.tools.map((t) => t.name)
-        if (h.state === "ready" && !offered.includes(named.tool)) {
-          const suggestion = DidYouMean.suggest(named.tool, offered)
-          return yield* new UnknownTool({
-            server,
-            tool: named.tool,
-            ...(suggestion === undefined ? {} : { suggestion })
-          })
-        }
-        // On a terminal, the tool's progress reports are drawn as one line, cleared before the result prints.
-        const { terminalStderr } = yield* CliEnvironment
-        const label = `${server}${SEPARATOR}${named.tool}`
-        const draw = terminalStderr === undefined ? undefined : (text: string) => terminalStderr(redaction.text(text))
-        let drawn = false
-        const result = yield* manager.call(server, named.tool, toolArgs, {
-          ...(Option.isSome(timeout) ? { timeout: timeout.value } : {}),
-          ...(draw === undefined ? {} : {
-            onProgress: (report: ProtocolFeatures.Progress) =>
-              Effect.sync(() => {
-                drawn = true
-                draw(CallProgress.redraw(CallProgress.line(label, report)))
-              })
-          })
-        }).pipe(Effect.ensuring(Effect.sync(() => drawn && draw?.(CallProgress.clear))))
-        yield* rescan
-        if (json) {
-          yield* Console.log(JSON.stringify(redaction.value(CallOutput.toJson(server, named.tool, result)), null, 2))
-        }
-        if (result.isError === true) {
-          const text = redaction.text(CallOutput.renderContent(result))
-          return yield* new ToolReportedError({ server, tool: named.tool, text })
-        }
-        if (Option.isSome(output)) {
-          const binary = CallOutput.firstBinary(result)
-          if (binary === undefined) return yield* new NoBinaryContent({ tool: named.tool, path: output.value })
-          const fs = yield* FileSystem.FileSystem
-          yield* fs.writeFile(output.value, binary.bytes).pipe(
-            Effect.mapError((error) => new OutputUnwritable({ path: output.value, reason: error.reason._tag }))
-          )
-          yield* Console.error(`mcp-fleet: wrote ${binary.bytes.length} bytes (${binary.mimeType}) to ${output.value}`)
-        }
-        if (!json) yield* Console.log(redaction.text(CallOutput.render(result)))
-      }), { elicitation }).pipe(
-        // A failure is printed here, through the scrubbing console, and ends the run with its exit code.
-        Effect.catch((error) =>
-          rescan.pipe(
-            Effect.andThen(ExitCode.printError(error.message)),
-            Effect.andThen(Effect.fail(new ExitCode.ExitStatus({ code: ExitCode.forError(error) })))
-          )
-        ),
-        Effect.provideServiceEffect(Console.Console, scrubbed)
-      )
+    const settle = { _tag: "Server", server } as const
+    yield* Prelude.run(
+      { file, verbose, wait, target: settle, handlers: { elicitation } },
+      (session) =>
+        Effect.gen(function*() {
+          const { manager } = session
+          const h = yield* manager.serverHealth(server)
+          const offered = h.tools.map((t) => t.name)
+          if (h.state === "ready" && !offered.includes(named.tool)) {
+            const suggestion = DidYouMean.suggest(named.tool, offered)
+            return yield* new UnknownTool({
+              server,
+              tool: named.tool,
+              ...(suggestion === undefined ? {} : { suggestion })
+            })
+          }
+          // On a terminal, the tool's progress reports are drawn as one line, cleared before the result prints.
+          const { terminalStderr } = yield* CliEnvironment
+          const label = `${server}${SEPARATOR}${named.tool}`
+          const draw = terminalStderr === undefined ? undefined : (text: string) => terminalStderr(redaction.text(text))
+          let drawn = false
+          const result = yield* manager.call(server, named.tool, toolArgs, {
+            ...(Option.isSome(timeout) ? { timeout: timeout.value } : {}),
+            ...(draw === undefined ? {} : {
+              onProgress: (report: ProtocolFeatures.Progress) =>
+                Effect.sync(() => {
+                  drawn = true
+                  draw(CallProgress.redraw(CallProgress.line(label, report)))
+                })
+            })
+          }).pipe(Effect.ensuring(Effect.sync(() => drawn && draw?.(CallProgress.clear))))
+          yield* rescan
+          if (json) {
+            yield* Console.log(JSON.stringify(redaction.value(CallOutput.toJson(server, named.tool, result)), null, 2))
+          }
+          if (result.isError === true) {
+            const text = redaction.text(CallOutput.renderContent(result))
+            return yield* new ToolReportedError({ server, tool: named.tool, text })
+          }
+          if (Option.isSome(output)) {
+            const binary = CallOutput.firstBinary(result)
+            if (binary === undefined) return yield* new NoBinaryContent({ tool: named.tool, path: output.value })
+            const fs = yield* FileSystem.FileSystem
+            yield* fs.writeFile(output.value, binary.bytes).pipe(
+              Effect.mapError((error) => new OutputUnwritable({ path: output.value, reason: error.reason._tag }))
+            )
+            yield* Console.error(
+              `mcp-fleet: wrote ${binary.bytes.length} bytes (${binary.mimeType}) to ${output.value}`
+            )
+          }
+          if (!json) yield* Console.log(redaction.text(CallOutput.render(result)))
+        })
+    ).pipe(
+      // A failure is printed here, through the scrubbing console, and ends the run with its exit code.
+      Effect.catch((error) =>
+        rescan.pipe(
+          Effect.andThen(ExitCode.printError(error.message)),
+          Effect.andThen(Effect.fail(new ExitCode.ExitStatus({ code: ExitCode.forError(error) })))
+        )
+      ),
+      Effect.provideServiceEffect(Console.Console, scrubbed)
+    )
   })
 ).pipe(
   Command.withDescription(

@@ -22,17 +22,17 @@ import type * as FileSystem from "effect/FileSystem"
 import type * as Path from "effect/Path"
 import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import type * as Terminal from "effect/Terminal"
-import type { CliEnvironment } from "./CliEnvironment.ts"
-import { NotAllUp } from "./CliError.ts"
-import * as CliFlags from "./CliFlags.ts"
-import * as Diagnostics from "./Diagnostics.ts"
-import * as DurationText from "./DurationText.ts"
-import * as FleetConfig from "./FleetConfig.ts"
-import * as OneShot from "./OneShot.ts"
-import { awaitSettled, isSettled } from "./Settle.ts"
-import * as StatusJson from "./StatusJson.ts"
-import * as Vocabulary from "./Vocabulary.ts"
-import * as Watch from "./Watch.ts"
+import type { CliEnvironment } from "../CliEnvironment.ts"
+import { NotAllUp } from "../CliError.ts"
+import * as CliFlags from "../CliFlags.ts"
+import * as Diagnostics from "../Diagnostics.ts"
+import * as FleetConfig from "../FleetConfig.ts"
+import * as OneShot from "../OneShot.ts"
+import { isSettled } from "../Settle.ts"
+import * as StatusJson from "../StatusJson.ts"
+import * as Vocabulary from "../Vocabulary.ts"
+import * as Watch from "../Watch.ts"
+import * as Prelude from "./Prelude.ts"
 
 /**
  * The parsed flags of `status`.
@@ -108,33 +108,36 @@ export const command: Command.Command<
           })
       )
     }
-    yield* OneShot.run(file, verbose, ({ diagnostics, explain, explainNotReady, manager }) =>
-      Effect.gen(function*() {
-        const unsettled = yield* awaitSettled(manager, wait)
-        yield* diagnostics.stop
-        const waited = DurationText.format(wait)
-        const healths = manager.health()
-        if (json) {
-          yield* Console.log(
-            JSON.stringify(StatusJson.toJson(healths, (h) => explain(h, waited), diagnostics.stderrOf), null, 2)
-          )
-        } else {
-          yield* Console.log(manager.statusLines())
-          const legend = Vocabulary.legend(healths)
-          if (legend !== undefined) yield* Console.error(`mcp-fleet: ${legend}`)
-        }
-        if (unsettled.length > 0) {
-          const names = unsettled.map((h) =>
-            `${h.name} (${h.state}${h.listing === undefined ? "" : h.listing.map((k) => `, ${k}: listing…`).join("")})`
-          ).join(", ")
-          yield* Console.error(`mcp-fleet: not settled after ${waited}: ${names}`)
-        }
-        for (const line of explainNotReady(waited)) yield* Console.error(line)
-        const down = healths.filter((h) => h.state === "offline" || !isSettled(h))
-        if (strict && down.length > 0) {
-          return yield* new NotAllUp({ servers: down.map((h) => `${h.name} (${h.state})`) })
-        }
-      }))
+    const target = { _tag: "All" } as const
+    yield* Prelude.run(
+      { file, verbose, wait, target },
+      ({ diagnostics, explain, explainNotReady, manager, unsettled, waited }) =>
+        Effect.gen(function*() {
+          const healths = manager.health()
+          if (json) {
+            yield* Console.log(
+              JSON.stringify(StatusJson.toJson(healths, (h) => explain(h, waited), diagnostics.stderrOf), null, 2)
+            )
+          } else {
+            yield* Console.log(manager.statusLines())
+            const legend = Vocabulary.legend(healths)
+            if (legend !== undefined) yield* Console.error(`mcp-fleet: ${legend}`)
+          }
+          if (unsettled.length > 0) {
+            const names = unsettled.map((h) =>
+              `${h.name} (${h.state}${
+                h.listing === undefined ? "" : h.listing.map((k) => `, ${k}: listing…`).join("")
+              })`
+            ).join(", ")
+            yield* Console.error(`mcp-fleet: not settled after ${waited}: ${names}`)
+          }
+          for (const line of explainNotReady(waited)) yield* Console.error(line)
+          const down = healths.filter((h) => h.state === "offline" || !isSettled(h))
+          if (strict && down.length > 0) {
+            return yield* new NotAllUp({ servers: down.map((h) => `${h.name} (${h.state})`) })
+          }
+        })
+    )
   })
 ).pipe(
   Command.withDescription(

@@ -17,22 +17,20 @@ import * as Console from "effect/Console"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
-import * as Option from "effect/Option"
+import type * as Option from "effect/Option"
 import type * as Path from "effect/Path"
 import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
-import type { CliEnvironment } from "./CliEnvironment.ts"
-import type { ServerNotConfigured, ServerNotUsable } from "./CliError.ts"
-import * as CliFlags from "./CliFlags.ts"
-import * as DurationText from "./DurationText.ts"
-import * as FleetConfig from "./FleetConfig.ts"
-import * as OneShot from "./OneShot.ts"
-import { awaitSettled, isStateSettled } from "./Settle.ts"
-import * as ToolListing from "./ToolListing.ts"
-import * as Vocabulary from "./Vocabulary.ts"
+import type { CliEnvironment } from "../CliEnvironment.ts"
+import type { ServerNotConfigured, ServerNotUsable } from "../CliError.ts"
+import * as CliFlags from "../CliFlags.ts"
+import { isStateSettled } from "../Settle.ts"
+import * as ToolListing from "../ToolListing.ts"
+import * as Vocabulary from "../Vocabulary.ts"
+import * as Prelude from "./Prelude.ts"
 
-const print = (session: OneShot.Session, json: boolean, waited: string): Effect.Effect<void> =>
+const print = (session: Prelude.Settled, json: boolean): Effect.Effect<void> =>
   Effect.gen(function*() {
-    const { manager } = session
+    const { manager, waited } = session
     const tools = manager.tools()
     const unavailable = manager.health().filter((h) => h.state !== "ready")
     if (json) {
@@ -99,16 +97,9 @@ export const command: Command.Command<
     verbose: CliFlags.verbose
   },
   Effect.fn("mcp-fleet tools")(function*({ config, json, server, verbose, wait }) {
-    const loaded = yield* FleetConfig.load(config)
-    const file = Option.isSome(server) ? yield* FleetConfig.only(loaded, server.value) : loaded
-    const waited = DurationText.format(wait)
-    yield* OneShot.run(file, verbose, (session) =>
-      Effect.gen(function*() {
-        yield* awaitSettled(session.manager, wait, isStateSettled)
-        yield* session.diagnostics.stop
-        if (Option.isSome(server)) yield* session.requireReady(server.value, waited)
-        yield* print(session, json, waited)
-      }))
+    const file = yield* Prelude.load(config, server)
+    const target = { _tag: "Fleet", only: server, settled: isStateSettled } as const
+    yield* Prelude.run({ file, verbose, wait, target }, (session) => print(session, json))
   })
 ).pipe(
   Command.withDescription(

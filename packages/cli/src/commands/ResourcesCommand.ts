@@ -22,15 +22,12 @@ import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
 import type * as Path from "effect/Path"
 import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
-import type { CliEnvironment } from "./CliEnvironment.ts"
-import type { ServerNotConfigured, ServerNotUsable } from "./CliError.ts"
-import { BinaryResource, OutputUnwritable } from "./CliError.ts"
-import * as CliFlags from "./CliFlags.ts"
-import * as DurationText from "./DurationText.ts"
-import * as FeatureListing from "./FeatureListing.ts"
-import * as FleetConfig from "./FleetConfig.ts"
-import * as OneShot from "./OneShot.ts"
-import { awaitServer, awaitSettled, isStateSettled } from "./Settle.ts"
+import type { CliEnvironment } from "../CliEnvironment.ts"
+import type { ServerNotConfigured, ServerNotUsable } from "../CliError.ts"
+import { BinaryResource, OutputUnwritable } from "../CliError.ts"
+import * as CliFlags from "../CliFlags.ts"
+import * as FeatureListing from "../FeatureListing.ts"
+import * as Prelude from "./Prelude.ts"
 
 /**
  * Every way `resources` and `read` can fail.
@@ -97,42 +94,44 @@ export const list: Command.Command<
     verbose: CliFlags.verbose
   },
   Effect.fn("mcp-fleet resources")(function*({ config, json, server, verbose, wait }) {
-    const loaded = yield* FleetConfig.load(config)
-    const file = Option.isSome(server) ? yield* FleetConfig.only(loaded, server.value) : loaded
-    const waited = DurationText.format(wait)
-    yield* OneShot.run(file, verbose, (session) =>
-      Effect.gen(function*() {
-        yield* awaitSettled(session.manager, wait)
-        yield* session.diagnostics.stop
-        if (Option.isSome(server)) yield* session.requireReady(server.value, waited)
-        const listings = yield* FeatureListing.collect(session.manager, "resources", (client) =>
-          Effect.gen(function*() {
-            const { resources } = yield* client.listResources()
-            // A server may list resources and answer templates with -32601: no templates, not a failure.
-            const templates = yield* client.listResourceTemplates().pipe(
-              Effect.map((t) => t.resourceTemplates),
-              Effect.orElseSucceed(() => [])
-            )
-            return { resources, templates }
-          }))
-        const failed = listings.flatMap((l) => l._tag === "Failed" ? [{ server: l.server, reason: l.reason }] : [])
-        if (json) {
-          const items = listings.flatMap((l) => l._tag === "Listed" ? [[l.server, l.value] as const] : [])
-          yield* Console.log(JSON.stringify(
-            {
-              resources: items.flatMap(([s, i]) => i.resources.map((r) => ({ server: s, ...r }))),
-              resourceTemplates: items.flatMap(([s, i]) => i.templates.map((t) => ({ server: s, ...t }))),
-              failed
-            },
-            null,
-            2
-          ))
-          return
-        }
-        const text = renderText(listings)
-        if (text !== "") yield* Console.log(text)
-        for (const f of failed) yield* Console.error(`mcp-fleet: ${f.server}: resources not listed: ${f.reason}`)
-      }))
+    const file = yield* Prelude.load(config, server)
+    yield* Prelude.run(
+      { file, verbose, wait, target: { _tag: "Fleet", only: server } },
+      (session) =>
+        Effect.gen(function*() {
+          const listings = yield* FeatureListing.collect(session.manager, "resources", (client) =>
+            Effect.gen(function*() {
+              const { resources } = yield* client.listResources()
+              // A server may list resources and answer templates with -32601: no templates, not a failure.
+              const templates = yield* client.listResourceTemplates().pipe(
+                Effect.map((t) =>
+                  t.resourceTemplates
+                ),
+                Effect.orElseSucceed(() => [])
+              )
+              return { resources, templates }
+            }))
+          const failed = listings.flatMap((l) =>
+            l._tag === "Failed" ? [{ server: l.server, reason: l.reason }] : []
+          )
+          if (json) {
+            const items = listings.flatMap((l) => l._tag === "Listed" ? [[l.server, l.value] as const] : [])
+            yield* Console.log(JSON.stringify(
+              {
+                resources: items.flatMap(([s, i]) => i.resources.map((r) => ({ server: s, ...r }))),
+                resourceTemplates: items.flatMap(([s, i]) => i.templates.map((t) => ({ server: s, ...t }))),
+                failed
+              },
+              null,
+              2
+            ))
+            return
+          }
+          const text = renderText(listings)
+          if (text !== "") yield* Console.log(text)
+          for (const f of failed) yield* Console.error(`mcp-fleet: ${f.server}: resources not listed: ${f.reason}`)
+        })
+    )
   })
 ).pipe(
   Command.withDescription("List the resources and resource templates of every ready server that offers them."),
@@ -184,43 +183,41 @@ export const read: Command.Command<
     verbose: CliFlags.verbose
   },
   Effect.fn("mcp-fleet read")(function*({ config, json, output, server, timeout, uri, verbose, wait }) {
-    const loaded = yield* FleetConfig.load(config)
-    const file = yield* FleetConfig.only(loaded, server)
-    const waited = DurationText.format(wait)
-    yield* OneShot.run(file, verbose, (session) =>
-      Effect.gen(function*() {
-        const { manager } = session
-        yield* awaitServer(manager, server, isStateSettled, wait)
-        yield* session.diagnostics.stop
-        yield* session.requireReady(server, waited, ["ready", "degraded"])
-        const result = yield* manager.readResource(
-          server,
-          uri,
-          Option.isSome(timeout) ? { timeout: timeout.value } : undefined
-        )
-        if (json) yield* Console.log(JSON.stringify({ server, ...result }, null, 2))
-        if (Option.isSome(output)) {
-          const parts = yield* Effect.forEach(result.contents, (content) => Resources.contentBytes(server, content))
-          const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-          let at = 0
-          for (const part of parts) {
-            bytes.set(part, at)
-            at += part.length
-          }
-          const fs = yield* FileSystem.FileSystem
-          yield* fs.writeFile(output.value, bytes).pipe(
-            Effect.mapError((error) => new OutputUnwritable({ path: output.value, reason: error.reason._tag }))
+    const file = yield* Prelude.load(config, Option.some(server))
+    yield* Prelude.run(
+      { file, verbose, wait, target: { _tag: "Server", server } },
+      (session) =>
+        Effect.gen(function*() {
+          const { manager } = session
+          const result = yield* manager.readResource(
+            server,
+            uri,
+            Option.isSome(timeout) ? { timeout: timeout.value } : undefined
           )
-          yield* Console.error(`mcp-fleet: wrote ${bytes.length} bytes to ${output.value}`)
-          return
-        }
-        if (json) return
-        for (const content of result.contents) {
-          const text = content["text"]
-          if (typeof text !== "string") return yield* new BinaryResource({ uri: content.uri })
-          yield* Console.log(text)
-        }
-      }))
+          if (json) yield* Console.log(JSON.stringify({ server, ...result }, null, 2))
+          if (Option.isSome(output)) {
+            const parts = yield* Effect.forEach(result.contents, (content) => Resources.contentBytes(server, content))
+            const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
+            let at = 0
+            for (const part of parts) {
+              bytes.set(part, at)
+              at += part.length
+            }
+            const fs = yield* FileSystem.FileSystem
+            yield* fs.writeFile(output.value, bytes).pipe(
+              Effect.mapError((error) => new OutputUnwritable({ path: output.value, reason: error.reason._tag }))
+            )
+            yield* Console.error(`mcp-fleet: wrote ${bytes.length} bytes to ${output.value}`)
+            return
+          }
+          if (json) return
+          for (const content of result.contents) {
+            const text = content["text"]
+            if (typeof text !== "string") return yield* new BinaryResource({ uri: content.uri })
+            yield* Console.log(text)
+          }
+        })
+    )
   })
 ).pipe(
   Command.withDescription("Read one resource of one server: text on stdout, bytes to --output FILE."),

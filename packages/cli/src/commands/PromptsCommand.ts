@@ -21,16 +21,13 @@ import type * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
 import type * as Path from "effect/Path"
 import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
+import type { CliEnvironment } from "../CliEnvironment.ts"
+import type { ServerNotConfigured, ServerNotUsable } from "../CliError.ts"
+import { InvalidArguments } from "../CliError.ts"
+import * as CliFlags from "../CliFlags.ts"
+import * as FeatureListing from "../FeatureListing.ts"
 import { parseArguments } from "./CallCommand.ts"
-import type { CliEnvironment } from "./CliEnvironment.ts"
-import type { ServerNotConfigured, ServerNotUsable } from "./CliError.ts"
-import { InvalidArguments } from "./CliError.ts"
-import * as CliFlags from "./CliFlags.ts"
-import * as DurationText from "./DurationText.ts"
-import * as FeatureListing from "./FeatureListing.ts"
-import * as FleetConfig from "./FleetConfig.ts"
-import * as OneShot from "./OneShot.ts"
-import { awaitServer, awaitSettled, isStateSettled } from "./Settle.ts"
+import * as Prelude from "./Prelude.ts"
 
 /**
  * Every way `prompts` and `prompt` can fail.
@@ -107,30 +104,28 @@ export const list: Command.Command<
     verbose: CliFlags.verbose
   },
   Effect.fn("mcp-fleet prompts")(function*({ config, json, server, verbose, wait }) {
-    const loaded = yield* FleetConfig.load(config)
-    const file = Option.isSome(server) ? yield* FleetConfig.only(loaded, server.value) : loaded
-    const waited = DurationText.format(wait)
-    yield* OneShot.run(file, verbose, (session) =>
-      Effect.gen(function*() {
-        yield* awaitSettled(session.manager, wait)
-        yield* session.diagnostics.stop
-        if (Option.isSome(server)) yield* session.requireReady(server.value, waited)
-        const listings = yield* FeatureListing.collect(
-          session.manager,
-          "prompts",
-          (client) => Effect.map(client.listPrompts(), (listed) => listed.prompts)
-        )
-        const failed = listings.flatMap((l) => l._tag === "Failed" ? [{ server: l.server, reason: l.reason }] : [])
-        const prompts = listings.flatMap((l) => l._tag === "Listed" ? l.value.map((p) => [l.server, p] as const) : [])
-        if (json) {
-          yield* Console.log(
-            JSON.stringify({ prompts: prompts.map(([s, p]) => ({ server: s, ...p })), failed }, null, 2)
+    const file = yield* Prelude.load(config, server)
+    yield* Prelude.run(
+      { file, verbose, wait, target: { _tag: "Fleet", only: server } },
+      (session) =>
+        Effect.gen(function*() {
+          const listings = yield* FeatureListing.collect(
+            session.manager,
+            "prompts",
+            (client) => Effect.map(client.listPrompts(), (listed) => listed.prompts)
           )
-          return
-        }
-        if (prompts.length > 0) yield* Console.log(prompts.map(([s, p]) => renderPrompt(s, p)).join("\n"))
-        for (const f of failed) yield* Console.error(`mcp-fleet: ${f.server}: prompts not listed: ${f.reason}`)
-      }))
+          const failed = listings.flatMap((l) => l._tag === "Failed" ? [{ server: l.server, reason: l.reason }] : [])
+          const prompts = listings.flatMap((l) => l._tag === "Listed" ? l.value.map((p) => [l.server, p] as const) : [])
+          if (json) {
+            yield* Console.log(
+              JSON.stringify({ prompts: prompts.map(([s, p]) => ({ server: s, ...p })), failed }, null, 2)
+            )
+            return
+          }
+          if (prompts.length > 0) yield* Console.log(prompts.map(([s, p]) => renderPrompt(s, p)).join("\n"))
+          for (const f of failed) yield* Console.error(`mcp-fleet: ${f.server}: prompts not listed: ${f.reason}`)
+        })
+    )
   })
 ).pipe(
   Command.withDescription("List the prompts of every ready server that offers them (required arguments marked *)."),
@@ -180,23 +175,23 @@ export const get: Command.Command<
   },
   Effect.fn("mcp-fleet prompt")(function*({ args, config, json, name, server, timeout, verbose, wait }) {
     const promptArgs = yield* promptArguments(args)
-    const loaded = yield* FleetConfig.load(config)
-    const file = yield* FleetConfig.only(loaded, server)
-    const waited = DurationText.format(wait)
-    yield* OneShot.run(file, verbose, (session) =>
-      Effect.gen(function*() {
-        const { manager } = session
-        yield* awaitServer(manager, server, isStateSettled, wait)
-        yield* session.diagnostics.stop
-        yield* session.requireReady(server, waited, ["ready", "degraded"])
-        const result = yield* manager.getPrompt(
-          server,
-          name,
-          promptArgs,
-          Option.isSome(timeout) ? { timeout: timeout.value } : undefined
-        )
-        yield* Console.log(json ? JSON.stringify({ server, prompt: name, ...result }, null, 2) : renderMessages(result))
-      }))
+    const file = yield* Prelude.load(config, Option.some(server))
+    yield* Prelude.run(
+      { file, verbose, wait, target: { _tag: "Server", server } },
+      (session) =>
+        Effect.gen(function*() {
+          const { manager } = session
+          const result = yield* manager.getPrompt(
+            server,
+            name,
+            promptArgs,
+            Option.isSome(timeout) ? { timeout: timeout.value } : undefined
+          )
+          yield* Console.log(
+            json ? JSON.stringify({ server, prompt: name, ...result }, null, 2) : renderMessages(result)
+          )
+        })
+    )
   })
 ).pipe(
   Command.withDescription("Render one prompt of one server with its arguments and print its messages."),
