@@ -1,22 +1,25 @@
 /**
- * The token endpoint: exchanging an authorization code (with the PKCE verifier) and refreshing, with client
- * authentication `client_secret_basic`, `client_secret_post` or `none`, and the resource indicator (RFC 8707)
- * on every request. Secrets travel only in the form body or the Authorization header, never in a URL.
+ * The token endpoint: exchanging an authorization code (with the PKCE verifier), refreshing, and the machine grants
+ * (`client_credentials`; the JWT bearer grant of RFC 7523 §2.1), with client authentication `client_secret_basic`,
+ * `client_secret_post`, `private_key_jwt` or `none` (see `ClientAuthentication`), the resource indicator (RFC 8707)
+ * on every request, and a DPoP proof when the caller binds the token to a key (RFC 9449 §5, with one retry on
+ * `use_dpop_nonce`). Secrets travel only in the form body or the Authorization header, never in a URL.
  *
  * @since 0.1.0
  */
 import * as Clock from "effect/Clock"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Base64 from "effect/encoding/Base64"
 import type * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { TokenRequestFailed } from "./AuthError.ts"
+import { type CredentialUnavailable, type SigningFailed, TokenRequestFailed } from "./AuthError.ts"
 import type { AuthorizationServerMetadata } from "./AuthorizationServerMetadata.ts"
-import { exchangeJson, MAX_BODY_BYTES } from "./internal/httpJson.ts"
+import * as ClientAuthentication from "./ClientAuthentication.ts"
+import * as Dpop from "./Dpop.ts"
+import { exchangeJson, type JsonReply, MAX_BODY_BYTES } from "./internal/httpJson.ts"
 import type { ClientCredentials, Tokens } from "./TokenStore.ts"
 
 const TokenResponse = Schema.Struct({
@@ -47,6 +50,13 @@ export type Grant =
     readonly refreshToken: Redacted.Redacted<string>
     readonly scope?: string | undefined
   }
+  | { readonly _tag: "client_credentials"; readonly scope?: string | undefined }
+  | {
+    /** RFC 7523 §2.1: a JWT from a third party (a workload identity token, an ID-JAG) as the grant. */
+    readonly _tag: "jwt-bearer"
+    readonly assertion: Redacted.Redacted<string>
+    readonly scope?: string | undefined
+  }
 
 /**
  * How long a token request may take before it fails.
@@ -56,7 +66,60 @@ export type Grant =
  */
 export const DEFAULT_TIMEOUT: Duration.Input = "30 seconds"
 
-const SECRET_PARAMS: ReadonlySet<string> = new Set(["code", "code_verifier", "refresh_token", "client_secret"])
+const SECRET_PARAMS: ReadonlySet<string> = new Set([
+  "code",
+  "code_verifier",
+  "refresh_token",
+  "client_secret",
+  "assertion",
+  "client_assertion"
+])
+
+/** The grant type sent for each grant. */
+const GRANT_TYPES: Record<Grant["_tag"], string> = {
+  authorization_code: "authorization_code",
+  refresh_token: "refresh_token",
+  client_credentials: "client_credentials",
+  "jwt-bearer": "urn:ietf:params:oauth:grant-type:jwt-bearer"
+}
+
+const grantParams = (grant: Grant): Array<[string, string]> => {
+  const scope = (value: string | undefined): Array<[string, string]> => value === undefined ? [] : [["scope", value]]
+  switch (grant._tag) {
+    case "authorization_code":
+      return [
+        ["grant_type", GRANT_TYPES[grant._tag]],
+        ["code", Redacted.value(grant.code)],
+        ["redirect_uri", grant.redirectUri],
+        ["code_verifier", Redacted.value(grant.verifier)]
+      ]
+    case "refresh_token":
+      return [
+        ["grant_type", GRANT_TYPES[grant._tag]],
+        ["refresh_token", Redacted.value(grant.refreshToken)],
+        ...scope(grant.scope)
+      ]
+    case "client_credentials":
+      return [["grant_type", GRANT_TYPES[grant._tag]], ...scope(grant.scope)]
+    case "jwt-bearer":
+      return [
+        ["grant_type", GRANT_TYPES[grant._tag]],
+        ["assertion", Redacted.value(grant.assertion)],
+        ...scope(grant.scope)
+      ]
+  }
+}
+
+/**
+ * What the caller binds the token to (RFC 9449): the proof key, and where the authorization server's nonce is kept.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface DpopBinding {
+  readonly key: Dpop.DpopKey
+  readonly nonces: Dpop.Nonces
+}
 
 /** An OAuth error code as it may be shown: without any secret that was sent, at most 64 characters. */
 const scrubError = (error: string, sent: ReadonlyArray<string>): string => {
@@ -65,7 +128,8 @@ const scrubError = (error: string, sent: ReadonlyArray<string>): string => {
   return clean.length > 64 ? `${clean.slice(0, 64)}…` : clean
 }
 
-const formEncode = (value: string): string => encodeURIComponent(value).replace(/%20/g, "+")
+const oauthErrorOf = (reply: JsonReply): string | undefined =>
+  Option.getOrUndefined(Option.map(Option.flatMap(reply.body, decodeOAuthError), (e) => e.error))
 
 /**
  * Sends `grant` for `resource` and returns the tokens. A refresh that returns no new refresh token keeps the
@@ -76,49 +140,60 @@ const formEncode = (value: string): string => encodeURIComponent(value).replace(
  */
 export const request = (options: {
   readonly metadata: AuthorizationServerMetadata
-  readonly client: ClientCredentials
+  /** A registered client (it authenticates as it was registered), or how a machine client authenticates. */
+  readonly client: ClientCredentials | ClientAuthentication.ClientAuthentication
   readonly resource: string
   readonly grant: Grant
   readonly requestedScope?: string | undefined
   readonly timeout?: Duration.Input | undefined
-}): Effect.Effect<Tokens, TokenRequestFailed, HttpClient.HttpClient> =>
+  /** Binds the token to a DPoP key (the proof goes in the `DPoP` header). */
+  readonly dpop?: DpopBinding | undefined
+}): Effect.Effect<Tokens, TokenRequestFailed | CredentialUnavailable | SigningFailed, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const { client, grant, metadata, resource } = options
     const endpoint = metadata.token_endpoint
     const fail = (reason: string, extra: { oauthError?: string; cause?: unknown } = {}) =>
       new TokenRequestFailed({ endpoint, grant: grant._tag, reason, ...extra })
-    const params: Array<[string, string]> = grant._tag === "authorization_code"
-      ? [
-        ["grant_type", "authorization_code"],
-        ["code", Redacted.value(grant.code)],
-        ["redirect_uri", grant.redirectUri],
-        ["code_verifier", Redacted.value(grant.verifier)]
-      ]
-      : [
-        ["grant_type", "refresh_token"],
-        ["refresh_token", Redacted.value(grant.refreshToken)],
-        ...(grant.scope === undefined ? [] : [["scope", grant.scope] as [string, string]])
-      ]
-    params.push(["resource", resource])
-    if (client.authMethod !== "client_secret_basic") params.push(["client_id", client.clientId])
-    if (client.authMethod === "client_secret_post" && client.clientSecret !== undefined) {
-      params.push(["client_secret", Redacted.value(client.clientSecret)])
+    const authentication = "method" in client ? client : ClientAuthentication.fromClient(client)
+    /** One request: a fresh client assertion and DPoP proof each time (both carry a one-time `jti`). */
+    const send = (nonce: string | undefined) =>
+      Effect.gen(function*() {
+        const applied = yield* ClientAuthentication.apply(authentication, metadata)
+        const params: Array<readonly [string, string]> = [
+          ...grantParams(grant),
+          ["resource", resource],
+          ...applied.params
+        ]
+        const sent = [
+          ...params.filter(([name]) => SECRET_PARAMS.has(name)).map(([, value]) => value),
+          ...applied.secrets
+        ]
+        let req = HttpClientRequest.post(endpoint).pipe(
+          HttpClientRequest.acceptJson,
+          HttpClientRequest.bodyUrlParams(params),
+          HttpClientRequest.setHeaders(applied.headers)
+        )
+        if (options.dpop !== undefined) {
+          const proof = yield* Dpop.proof(options.dpop.key, { method: "POST", url: endpoint, nonce })
+          req = HttpClientRequest.setHeader(req, "dpop", Redacted.value(proof))
+        }
+        const reply = yield* exchangeJson(req, options.timeout ?? DEFAULT_TIMEOUT).pipe(
+          Effect.mapError((e) => fail(`the endpoint ${e.reason}`, e.cause === undefined ? {} : { cause: e.cause }))
+        )
+        return { reply, sent }
+      })
+    const dpop = options.dpop
+    const first = dpop === undefined ? undefined : yield* dpop.nonces.get(endpoint)
+    let { reply, sent } = yield* send(first)
+    // RFC 9449 §8: the server wants a nonce. Retry once, with a nonce it gave that differs from the one sent.
+    if (dpop !== undefined && reply.status === 400 && oauthErrorOf(reply) === "use_dpop_nonce") {
+      const nonce = reply.dpopNonce
+      if ((yield* dpop.nonces.remember(endpoint, nonce)) && nonce !== first) ({ reply, sent } = yield* send(nonce))
+    } else if (dpop !== undefined) {
+      yield* dpop.nonces.remember(endpoint, reply.dpopNonce)
     }
-    let req = HttpClientRequest.post(endpoint).pipe(
-      HttpClientRequest.acceptJson,
-      HttpClientRequest.bodyUrlParams(params)
-    )
-    if (client.authMethod === "client_secret_basic") {
-      const secret = client.clientSecret === undefined ? "" : Redacted.value(client.clientSecret)
-      const basic = Base64.encode(`${formEncode(client.clientId)}:${formEncode(secret)}`)
-      req = HttpClientRequest.setHeader(req, "authorization", `Basic ${basic}`)
-    }
-    const reply = yield* exchangeJson(req, options.timeout ?? DEFAULT_TIMEOUT).pipe(
-      Effect.mapError((e) => fail(`the endpoint ${e.reason}`, e.cause === undefined ? {} : { cause: e.cause }))
-    )
     if (reply.status < 200 || reply.status >= 300) {
       // The error code is the server's text: a hostile server could echo what was sent; scrub and bound it.
-      const sent = params.filter(([name]) => SECRET_PARAMS.has(name)).map(([, value]) => value)
       const oauthError = Option.map(Option.flatMap(reply.body, decodeOAuthError), (e) => ({
         error: scrubError(e.error, sent)
       }))
@@ -136,8 +211,12 @@ export const request = (options: {
         ? fail(`the response is not JSON (content type ${reply.contentType || "none"})`)
         : fail("the response is not a token response")
     }
-    if (tokens.value.token_type.toLowerCase() !== "bearer") {
-      return yield* fail(`the token type is ${tokens.value.token_type}, not Bearer`)
+    const tokenType = tokens.value.token_type.toLowerCase()
+    // A DPoP-bound token only when a proof was sent; an authorization server without DPoP may answer Bearer.
+    if (tokenType !== "bearer" && !(tokenType === "dpop" && dpop !== undefined)) {
+      return yield* fail(
+        `the token type is ${tokens.value.token_type}, not ${dpop === undefined ? "Bearer" : "DPoP or Bearer"}`
+      )
     }
     const now = yield* Clock.currentTimeMillis
     const expiresIn = tokens.value.expires_in
@@ -149,6 +228,9 @@ export const request = (options: {
       refreshToken: refreshed === undefined ? kept : Redacted.make(refreshed),
       expiresAt: expiresIn === undefined ? undefined : now + expiresIn * 1000,
       obtainedAt: now,
-      scope: tokens.value.scope ?? options.requestedScope
+      scope: tokens.value.scope ?? options.requestedScope,
+      ...(tokenType === "dpop" && dpop !== undefined
+        ? { tokenType: "DPoP" as const, dpopKey: Dpop.serialize(dpop.key) }
+        : {})
     }
   })

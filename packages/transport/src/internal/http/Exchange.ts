@@ -4,6 +4,7 @@
  *
  * @internal
  */
+import * as Dpop from "@mcp-fleet/auth/Dpop"
 import * as McpAuth from "@mcp-fleet/auth/McpAuth"
 import * as WwwAuthenticate from "@mcp-fleet/auth/WwwAuthenticate"
 import * as Effect from "effect/Effect"
@@ -97,11 +98,13 @@ const MAX_CHALLENGES = 2
 const sentCredentials = new WeakMap<HttpClientResponse.HttpClientResponse, ReadonlyArray<string>>()
 
 /** A 401, or a 403 that asks for more scope (any other 403 is a refusal that authorization cannot change). */
-const isChallenge = (response: HttpClientResponse.HttpClientResponse): boolean =>
-  response.status === 401 ||
-  (response.status === 403 &&
-    Option.getOrUndefined(WwwAuthenticate.bearer(response.headers["www-authenticate"]))?.error ===
-      "insufficient_scope")
+const isChallenge = (response: HttpClientResponse.HttpClientResponse): boolean => {
+  if (response.status === 401) return true
+  if (response.status !== 403) return false
+  const header = response.headers["www-authenticate"]
+  return (Option.getOrUndefined(WwwAuthenticate.bearer(header)) ?? Option.getOrUndefined(Dpop.challenge(header)))
+    ?.error === "insufficient_scope"
+}
 
 /**
  * Sends `build(url)` and follows redirects while they stay on the origin of `url` (see `executeOnce`). When the
@@ -129,9 +132,11 @@ export const execute = (
     if (Option.isNone(found)) return yield* executeOnce(client, url, build, who)
     const auth = found.value
     const server = url.href
+    // A DPoP proof names the request's method.
+    const method = build(url).method
     const send = Effect.gen(function*() {
       phases?.authorizing()
-      const headers = yield* auth.headers(server)
+      const headers = yield* auth.headers(server, { method })
       phases?.sent()
       const sent = Object.values(headers).flatMap((value) => {
         const text = Redacted.value(value)
@@ -152,7 +157,11 @@ export const execute = (
     for (let challenges = 0; challenges < MAX_CHALLENGES && isChallenge(response); challenges++) {
       const status = response.status
       phases?.authorizing()
-      yield* auth.onChallenge(server, { status, wwwAuthenticate: response.headers["www-authenticate"] }).pipe(
+      yield* auth.onChallenge(server, {
+        status,
+        wwwAuthenticate: response.headers["www-authenticate"],
+        dpopNonce: response.headers["dpop-nonce"]
+      }).pipe(
         Effect.mapError((error) => new AuthorizationRequired({ ...who, status, reason: error.reason }))
       )
       response = yield* send
@@ -164,7 +173,7 @@ export const execute = (
         reason: `the server still answers HTTP ${response.status} after ${MAX_CHALLENGES} authorizations.`
       })
     }
-    if (response.status < 400) yield* auth.onSuccess(server)
+    if (response.status < 400) yield* auth.onSuccess(server, { dpopNonce: response.headers["dpop-nonce"] })
     return response
   })
 
