@@ -25,7 +25,10 @@ const StoredTokens = Schema.Struct({
   refreshToken: Schema.optionalKey(Schema.String),
   expiresAt: Schema.optionalKey(Schema.Number),
   obtainedAt: Schema.Number,
-  scope: Schema.optionalKey(Schema.String)
+  scope: Schema.optionalKey(Schema.String),
+  tokenType: Schema.optionalKey(Schema.Literal("DPoP")),
+  /** The DPoP proof key's private JWK: a DPoP-bound token is of no use without it. */
+  dpopKey: Schema.optionalKey(Schema.String)
 })
 
 const StoredClient = Schema.Struct({
@@ -60,7 +63,9 @@ const toTokens = (t: typeof StoredTokens.Type): Tokens => ({
   refreshToken: t.refreshToken === undefined ? undefined : Redacted.make(t.refreshToken),
   expiresAt: t.expiresAt,
   obtainedAt: t.obtainedAt,
-  scope: t.scope
+  scope: t.scope,
+  ...(t.tokenType === undefined ? {} : { tokenType: t.tokenType }),
+  ...(t.dpopKey === undefined ? {} : { dpopKey: Redacted.make(t.dpopKey) })
 })
 
 const fromTokens = (t: Tokens): typeof StoredTokens.Type => ({
@@ -69,7 +74,9 @@ const fromTokens = (t: Tokens): typeof StoredTokens.Type => ({
   ...(t.refreshToken === undefined ? {} : { refreshToken: Redacted.value(t.refreshToken) }),
   ...(t.expiresAt === undefined ? {} : { expiresAt: t.expiresAt }),
   obtainedAt: t.obtainedAt,
-  ...(t.scope === undefined ? {} : { scope: t.scope })
+  ...(t.scope === undefined ? {} : { scope: t.scope }),
+  ...(t.tokenType === undefined ? {} : { tokenType: t.tokenType }),
+  ...(t.dpopKey === undefined ? {} : { dpopKey: Redacted.value(t.dpopKey) })
 })
 
 const toClient = (c: typeof StoredClient.Type): ClientCredentials => ({
