@@ -73,13 +73,15 @@ export interface Challenge {
 }
 
 /**
- * The request the headers are for: its method (the DPoP proof names it; default `POST`).
+ * The request the headers are for, as a DPoP proof names it: its method (default `POST`) and the URL it goes to
+ * (default: the server's; another when a transport posts to an endpoint its server named, as legacy HTTP+SSE does).
  *
  * @since 0.2.0
  * @category models
  */
 export interface RequestInfo {
   readonly method?: string | undefined
+  readonly url?: string | undefined
 }
 
 /**
@@ -361,7 +363,7 @@ export const make = (
         const key = yield* keyring.load(dpopKey)
         const proof = yield* Dpop.proof(key, {
           method: request?.method ?? "POST",
-          url: server,
+          url: request?.url ?? server,
           nonce: yield* rsNonces.get(server),
           accessToken: tokens.accessToken
         })

@@ -38,7 +38,7 @@ import { decodeJwt, sha256, thumbprint, verifySignature } from "./jwt.mjs"
  * @property {boolean} [insecureTokenEndpoint] AS metadata names a plain-HTTP token endpoint on another host
  * @property {boolean} [echoGrantError] the token endpoint answers 400 whose error echoes the code or refresh token sent
  * @property {boolean} [echoMachineSecrets] the token endpoint and the IdP answer 400 whose error echoes every secret sent (assertions, client secret, Basic credentials, subject token)
- * @property {boolean} [echoToken] tools/call answers HTTP 500 whose body and WWW-Authenticate echo the bearer token
+ * @property {boolean} [echoToken] tools/call answers HTTP 500 whose body and WWW-Authenticate echo the bearer token (and the DPoP proof)
  * @property {{ clientId: string, clientSecret?: string }} [preRegistered] a client known beforehand
  * @property {{ clientId: string, clientSecret?: string, publicJwk?: import("node:crypto").JsonWebKey }} [machineClient] a confidential client for the machine grants: its secret (basic or post) or its public key (private_key_jwt)
  * @property {string[]} [signingAlgs] token_endpoint_auth_signing_alg_values_supported
@@ -533,7 +533,8 @@ export const startAuthServer = (options = {}) =>
       }
       if (options.echoToken === true && rpc?.method === "tools/call") {
         res.writeHead(500, { "content-type": "text/plain", "www-authenticate": `Bearer error="${header}"` })
-        return res.end(`upstream refused the credentials ${header}`)
+        const proof = typeof r.headers["dpop"] === "string" ? ` with proof ${r.headers["dpop"]}` : ""
+        return res.end(`upstream refused the credentials ${header}${proof}`)
       }
       if (rpc !== undefined) return answerRpc(rpc, res)
       sendJson(res, 200, { ok: true, scope: held.scope ?? null })

@@ -132,11 +132,11 @@ export const execute = (
     if (Option.isNone(found)) return yield* executeOnce(client, url, build, who)
     const auth = found.value
     const server = url.href
-    // A DPoP proof names the request's method.
-    const method = build(url).method
+    // A DPoP proof names the request's method and URL.
+    const target = { method: build(url).method, url: url.href }
     const send = Effect.gen(function*() {
       phases?.authorizing()
-      const headers = yield* auth.headers(server, { method })
+      const headers = yield* auth.headers(server, target)
       phases?.sent()
       const sent = Object.values(headers).flatMap((value) => {
         const text = Redacted.value(value)
