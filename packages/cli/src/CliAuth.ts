@@ -14,6 +14,7 @@ import * as FileTokenStore from "@mcp-fleet/auth/FileTokenStore"
 import * as McpAuth from "@mcp-fleet/auth/McpAuth"
 import * as ProtectedResourceMetadata from "@mcp-fleet/auth/ProtectedResourceMetadata"
 import * as TokenStore from "@mcp-fleet/auth/TokenStore"
+import type { McpConfig } from "@mcp-fleet/config"
 import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import type * as HttpClient from "effect/http/HttpClient"
@@ -21,6 +22,7 @@ import * as Layer from "effect/Layer"
 import * as Path from "effect/Path"
 import * as Redacted from "effect/Redacted"
 import { CliEnvironment } from "./CliEnvironment.ts"
+import * as ServerAuth from "./ServerAuth.ts"
 
 /**
  * The client name sent in Dynamic Client Registration.
@@ -86,7 +88,30 @@ const UNATTENDED_REDIRECT = "http://127.0.0.1/callback"
 
 /**
  * `McpAuth` for the commands that run servers (`status`, `tools`, `call`): held tokens are sent and refreshed;
- * when the user would have to authorize, the prompt refuses at once (the server becomes `unauthorized`).
+ * when the user would have to authorize, the prompt refuses at once (the server becomes `unauthorized`). A remote
+ * entry with `auth` settings gets its own strategy (`ServerAuth`): a pre-registered client, or a machine grant that
+ * needs nobody. One token store serves them all.
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const unattendedFor = (
+  remote: ReadonlyArray<McpConfig.RemoteEntry>
+): Layer.Layer<McpAuth.McpAuth, never, HttpClient.HttpClient | CliEnvironment | FileSystem.FileSystem | Path.Path> => {
+  const interactive = { clientName: CLIENT_NAME, redirectUri: UNATTENDED_REDIRECT }
+  return Layer.effect(
+    McpAuth.McpAuth,
+    Effect.flatMap(McpAuth.make(interactive), (fallback) => ServerAuth.routes(remote, fallback, interactive))
+  ).pipe(
+    Layer.provide([
+      AuthorizationPrompt.layerUnavailable("this command does not open a browser; `mcp-fleet auth login` does"),
+      store
+    ])
+  )
+}
+
+/**
+ * {@link unattendedFor} a config without `auth` settings.
  *
  * @since 0.2.0
  * @category layers
@@ -95,12 +120,7 @@ export const unattended: Layer.Layer<
   McpAuth.McpAuth,
   never,
   HttpClient.HttpClient | CliEnvironment | FileSystem.FileSystem | Path.Path
-> = McpAuth.layer({ clientName: CLIENT_NAME, redirectUri: UNATTENDED_REDIRECT }).pipe(
-  Layer.provide([
-    AuthorizationPrompt.layerUnavailable("this command does not open a browser; `mcp-fleet auth login` does"),
-    store
-  ])
-)
+> = unattendedFor([])
 
 /**
  * The key a server's tokens are kept under: its URL without credentials, query or fragment (as the HTTP

@@ -119,14 +119,15 @@ export const only = (
 
 /**
  * Runs `use` with a manager built from `options`; the servers are shut down when it ends, fails or is
- * interrupted (Ctrl-C).
+ * interrupted (Ctrl-C). `remote` are the config's remote entries, for their `auth` settings.
  *
  * @since 0.1.0
  * @category running
  */
 export const withManager = <A, E, R>(
   options: ManagerOptions.ManagerOptions,
-  use: (manager: McpManager.Service) => Effect.Effect<A, E, R>
+  use: (manager: McpManager.Service) => Effect.Effect<A, E, R>,
+  remote: ReadonlyArray<McpConfig.RemoteEntry> = []
 ): Effect.Effect<
   A,
   E,
@@ -139,7 +140,7 @@ export const withManager = <A, E, R>(
   McpManager.McpManager.pipe(
     Effect.flatMap(use),
     Effect.provide(McpManager.layer(options)),
-    RemoteHttp.whenRemote(options)
+    RemoteHttp.whenRemote(options, remote)
   )
 
 /**

@@ -166,6 +166,6 @@ export const run = <A, E, R>(
             return h.state === "ready" || h.state === "disabled" || quiet ? [] : [`mcp-fleet: ${explain(h, waited)}`]
           })
         return yield* use({ manager, config, diagnostics, explain, requireReady, explainNotReady })
-      }).pipe(Effect.provide(McpManager.layer(options)), RemoteHttp.whenRemote(options))
+      }).pipe(Effect.provide(McpManager.layer(options)), RemoteHttp.whenRemote(options, config.remote))
     )
   })

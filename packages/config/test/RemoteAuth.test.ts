@@ -140,6 +140,10 @@ describe("a remote entry's auth", () => {
           },
           "mcpServers.reports.auth.idp: unknown key \"idToken\"."
         ],
+        [
+          { grant: "jwt_bearer", assertionFile: "t", clientSecret: "hunter2-secret" },
+          "mcpServers.reports.auth: a clientSecret or privateKeyFile needs the clientId it belongs to."
+        ],
         [{ grant: "password" }, "mcpServers.reports.auth.grant: expected"]
       ]
       for (const [auth, expected] of cases) {

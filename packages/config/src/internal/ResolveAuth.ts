@@ -189,6 +189,11 @@ export const resolveAuth = <E>(
       raw.clientId === undefined
         ? Effect.fail(invalid(where, `grant "${grant}" needs clientId`))
         : context.expand(raw.clientId, fieldOf([...context.at, "clientId"]))
+    /** A secret or a key authenticates a client: it needs the client's id. */
+    const needsId = (credential: RemoteAuth.ClientCredential, id: string | undefined, where: ReadonlyArray<string>) =>
+      credential.method !== "none" && id === undefined
+        ? Effect.fail(invalid(where, "a clientSecret or privateKeyFile needs the clientId it belongs to"))
+        : Effect.void
     const file = (value: string, name: string) =>
       Effect.map(context.expand(value, fieldOf([...context.at, name])), context.relative)
 
@@ -224,6 +229,7 @@ export const resolveAuth = <E>(
           return yield* invalid(context.at, "grant \"jwt_bearer\" needs assertionFile (the workload's token)")
         }
         const credential = yield* credentialOf(raw, context.at)
+        yield* needsId(credential, raw.clientId, context.at)
         return {
           grant,
           assertionFile: yield* file(raw.assertionFile, "assertionFile"),
@@ -242,6 +248,7 @@ export const resolveAuth = <E>(
         const at = [...context.at, "idp"]
         const credential = yield* credentialOf(raw, context.at)
         const idpCredential = yield* credentialOf(idp, at)
+        yield* needsId(idpCredential, idp.clientId, at)
         const idTokenFile = yield* Effect.map(
           context.expand(idp.idTokenFile, fieldOf([...at, "idTokenFile"])),
           context.relative
