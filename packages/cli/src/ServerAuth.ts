@@ -22,6 +22,19 @@ import type * as HttpClient from "effect/http/HttpClient"
 import * as Redacted from "effect/Redacted"
 
 /**
+ * What building the strategies needs: HTTP, the token store, the file system (key, assertion and ID token files), and
+ * the prompt of the interactive flow.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Requirements =
+  | HttpClient.HttpClient
+  | TokenStore.TokenStore
+  | FileSystem.FileSystem
+  | AuthorizationPrompt.AuthorizationPrompt
+
+/**
  * How the interactive flow runs here: the client name it registers with and where the browser comes back (the
  * unattended commands refuse to prompt; `auth login` listens on the loopback).
  *
@@ -78,11 +91,7 @@ export const authentication = (
 export const make = (
   auth: RemoteAuth.RemoteAuth,
   interactive: Interactive
-): Effect.Effect<
-  McpAuth.Service,
-  never,
-  HttpClient.HttpClient | TokenStore.TokenStore | FileSystem.FileSystem | AuthorizationPrompt.AuthorizationPrompt
-> =>
+): Effect.Effect<McpAuth.Service, never, Requirements> =>
   Effect.gen(function*() {
     const dpop = auth.dpop
     switch (auth.grant) {
@@ -142,11 +151,7 @@ export const routes = (
   remote: ReadonlyArray<McpConfig.RemoteEntry>,
   fallback: McpAuth.Service,
   interactive: Interactive
-): Effect.Effect<
-  McpAuth.Service,
-  never,
-  HttpClient.HttpClient | TokenStore.TokenStore | FileSystem.FileSystem | AuthorizationPrompt.AuthorizationPrompt
-> =>
+): Effect.Effect<McpAuth.Service, never, Requirements> =>
   Effect.gen(function*() {
     const own: Array<readonly [string, McpAuth.Service]> = []
     for (const entry of remote) {
