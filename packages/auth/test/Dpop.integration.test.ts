@@ -75,6 +75,20 @@ describe("DPoP", () => {
       assert.strictEqual(mcpPosts(server), 4) // 401 without a token, 401 for the nonce, then two successes
     }).pipe(Effect.provide(authLayer())))
 
+  it.effect("a nonce the server hands out on a success is carried by the next request: no further challenge", () =>
+    Effect.gen(function*() {
+      const server = yield* authServer({ dpop: true, dpopNonce: "rs", dpopNonceRotate: true })
+      for (let i = 0; i < 3; i++) assert.strictEqual(yield* send(server.mcpUrl), 200)
+      const nonces = server.dpopProofs.filter((p) => p.at === "mcp").map((p) => p.claims?.["nonce"] ?? null)
+      // The challenged first proof, its retry with rs-nonce-1, then each request with the nonce the last success gave.
+      assert.strictEqual(nonces.length, 4)
+      assert.deepStrictEqual(nonces.slice(0, 2), [null, "rs-nonce-1"])
+      assert.isTrue(
+        nonces.slice(2).every((n) => typeof n === "string" && n.startsWith("rs-nonce-") && n !== "rs-nonce-1")
+      )
+      assert.strictEqual(mcpPosts(server), 5) // the 401 without a token, one nonce challenge, three successes
+    }).pipe(Effect.provide(authLayer())))
+
   it.effect("a server that keeps asking for the same nonce is not answered twice: AuthorizationRequired", () =>
     Effect.gen(function*() {
       const server = yield* authServer({ dpop: true, dpopNonceStuck: true })

@@ -50,6 +50,7 @@ import { decodeJwt, sha256, thumbprint, verifySignature } from "./jwt.mjs"
  * @property {"as" | "rs" | "both"} [dpopNonce] the token endpoint and/or the MCP endpoint demand a server nonce
  * @property {boolean} [dpopNonceStuck] the MCP endpoint answers use_dpop_nonce to every proof, always with the same nonce
  * @property {boolean} [dpopAsNonceStuck] the token endpoint answers use_dpop_nonce to every proof, always with the same nonce
+ * @property {boolean} [dpopNonceRotate] with dpopNonce "rs"/"both": every accepted MCP request hands out the next nonce (DPoP-Nonce on the success), which the next request must carry
  */
 
 /**
@@ -115,7 +116,8 @@ export const startAuthServer = (options = {}) =>
     /** @type {Map<string, string>} ID-JAGs the IdP issued, with their resource */
     const idJags = new Map()
     const AS_NONCE = "as-nonce-1"
-    const RS_NONCE = "rs-nonce-1"
+    /** The nonce the MCP endpoint wants now (it changes on every success with dpopNonceRotate). */
+    let rsNonceNow = "rs-nonce-1"
     /** @type {Map<string, { clientId: string, scope: string | undefined, resource: string | undefined, jkt?: string }>} */
     const refreshTokens = new Map()
     let counter = 0
@@ -488,12 +490,15 @@ export const startAuthServer = (options = {}) =>
         const rsNonce = options.dpopNonce === "rs" || options.dpopNonce === "both"
         if ("error" in proof || scheme !== "dpop" || proof.jkt !== candidate.jkt) {
           held = undefined
-        } else if (options.dpopNonceStuck === true || (rsNonce && proof.nonce !== RS_NONCE)) {
+        } else if (options.dpopNonceStuck === true || (rsNonce && proof.nonce !== rsNonceNow)) {
           res.writeHead(401, {
             "www-authenticate": `DPoP error="use_dpop_nonce", algs="ES256"`,
-            "dpop-nonce": RS_NONCE
+            "dpop-nonce": rsNonceNow
           })
           return res.end()
+        } else if (rsNonce && options.dpopNonceRotate === true) {
+          rsNonceNow = next("rs-nonce")
+          res.setHeader("dpop-nonce", rsNonceNow)
         }
       }
       if (held === undefined) {
