@@ -109,7 +109,11 @@ export const apply = (
       case "client_secret_basic": {
         const secret = Redacted.value(yield* authentication.clientSecret)
         const basic = Base64.encode(`${formEncode(authentication.clientId)}:${formEncode(secret)}`)
-        return { params: [], headers: { authorization: `Basic ${basic}` }, secrets: [secret, basic] }
+        return {
+          params: [],
+          headers: { authorization: `Basic ${basic}` },
+          secrets: [secret, formEncode(secret), basic]
+        }
       }
       case "private_key_jwt": {
         const accepted = metadata.token_endpoint_auth_signing_alg_values_supported
