@@ -41,6 +41,22 @@ export const CLIENT_NAME = "mcp-fleet"
 export const advice = (server: string): string => `run \`mcp-fleet auth login ${server}\``
 
 /**
+ * {@link advice}, except for a server whose config entry has a machine grant (`auth.grant`): signing in is not the
+ * fix there, its settings are (`auth login` tries them and says what the authorization server answered).
+ *
+ * @since 0.2.0
+ * @category advice
+ */
+export const adviceFor = (remote: ReadonlyArray<McpConfig.RemoteEntry>) => (server: string): string => {
+  const auth = remote.find((entry) => entry.name === server)?.auth
+  return auth !== undefined && auth.grant !== "authorization_code"
+    ? `check the auth settings (${auth.grant}) of ${
+      JSON.stringify(server)
+    } in the config; \`mcp-fleet auth login ${server}\` tries them`
+    : advice(server)
+}
+
+/**
  * The directory of the CLI's own files (tokens), or `undefined` when no home is known.
  *
  * @since 0.2.0

@@ -89,7 +89,7 @@ export const toManagerOptions = (config: McpConfig.McpConfig): ManagerOptions.Ma
     ...config.servers.map((entry) => [entry.name, toServerConfig(entry)] as const),
     ...config.remote.map((entry) => [entry.name, toRemoteServerConfig(entry)] as const)
   ]),
-  authorizationAdvice: CliAuth.advice
+  authorizationAdvice: CliAuth.adviceFor(config.remote)
 })
 
 /**

@@ -114,7 +114,7 @@ export const managerOptions = (
     ...config.remote.map((entry) => [entry.name, FleetConfig.toRemoteServerConfig(entry)] as const)
   ]),
   reconnect: RECONNECT,
-  authorizationAdvice: CliAuth.advice
+  authorizationAdvice: CliAuth.adviceFor(config.remote)
 })
 
 /**

@@ -89,6 +89,26 @@ describe("mcp-fleet with auth settings in the config", () => {
     expect([done, call].map((r) => r.stdout + r.stderr).join("\n")).not.toContain("pre-secret-value")
   })
 
+  it.concurrent("a service account the authorization server refuses is unauthorized with advice about its settings", async (ctx) => {
+    const server = await fakeAuthServer(ctx, { machineClient: { clientId: "svc", clientSecret: "right-secret" } })
+    const config = await writeConfig(ctx, {
+      reports: {
+        url: server.mcpUrl,
+        auth: { grant: "client_credentials", clientId: "svc", clientSecret: "wrong-secret-1" }
+      }
+    })
+    const status = await run(ctx, ["status", "--json", "--config", config], {
+      env: { MCP_FLEET_CONFIG_DIR: await tempDir(ctx) }
+    })
+    const doc = JSON.parse(status.stdout) as { servers: Array<{ state: string; lastError: string }> }
+    expect(doc.servers[0]?.state).toBe("unauthorized")
+    expect(doc.servers[0]?.lastError).toContain(
+      "check the auth settings (client_credentials) of \"reports\" in the config; `mcp-fleet auth login reports` tries them"
+    )
+    expect(doc.servers[0]?.lastError).toContain("invalid_client")
+    expect(status.stdout + status.stderr).not.toContain("wrong-secret-1")
+  })
+
   it.concurrent("a mistake in auth is a usage error naming the setting, with no secret", async (ctx) => {
     const config = await writeConfig(ctx, {
       reports: {
