@@ -6,6 +6,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import type { UrlRefused } from "./UrlPolicy.ts"
 
 /**
  * No metadata document could be found (Protected Resource Metadata or authorization-server metadata).
@@ -135,6 +136,25 @@ export class TokenRequestFailed extends Schema.TaggedError<TokenRequestFailed>(
 }
 
 /**
+ * The MCP server is plain HTTP off the loopback interface: a bearer token is never sent to it (OAuth 2.1 §1.5,
+ * RFC 6750 §5.3), so no authorization is attempted.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class CleartextRefused extends Schema.TaggedError<CleartextRefused>(
+  "@mcp-fleet/auth/AuthError/CleartextRefused"
+)("CleartextRefused", { server: Schema.String }) {
+  /** Permanent: the server's URL must change to HTTPS. */
+  get isRetryable(): boolean {
+    return false
+  }
+  override get message(): string {
+    return `The MCP server ${this.server} is plain HTTP off the loopback interface, and a bearer token is never sent over cleartext: use its https:// URL.`
+  }
+}
+
+/**
  * A credential the host configured could not be had: a private key, client secret, assertion or ID token file
  * that is missing or unreadable, or an app-provided source that failed. `source` names where it was looked for
  * (a path, or `the application`), never its content.
@@ -208,6 +228,8 @@ export class AuthorizationRequired extends Schema.TaggedError<AuthorizationRequi
  * @category errors
  */
 export type AuthError =
+  | CleartextRefused
+  | UrlRefused
   | DiscoveryFailed
   | ResourceMismatch
   | PkceUnsupported

@@ -14,22 +14,17 @@ import type * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { type CredentialUnavailable, type SigningFailed, TokenRequestFailed } from "./AuthError.ts"
 import type { AuthorizationServerMetadata } from "./AuthorizationServerMetadata.ts"
 import * as ClientAuthentication from "./ClientAuthentication.ts"
 import * as Dpop from "./Dpop.ts"
 import { exchangeJson, type JsonReply, MAX_BODY_BYTES } from "./internal/httpJson.ts"
+import * as Secrets from "./internal/secrets.ts"
+import * as TokenResponse from "./TokenResponse.ts"
 import type { ClientCredentials, Tokens } from "./TokenStore.ts"
 
-const TokenResponse = Schema.Struct({
-  access_token: Schema.String,
-  token_type: Schema.String,
-  expires_in: Schema.optionalKey(Schema.Number),
-  refresh_token: Schema.optionalKey(Schema.String),
-  scope: Schema.optionalKey(Schema.String)
-})
-const decodeTokens = Schema.decodeUnknownOption(TokenResponse)
 const decodeOAuthError = Schema.decodeUnknownOption(Schema.Struct({ error: Schema.String }))
 
 /**
@@ -121,13 +116,6 @@ export interface DpopBinding {
   readonly nonces: Dpop.Nonces
 }
 
-/** An OAuth error code as it may be shown: without any secret that was sent, at most 64 characters. */
-const scrubError = (error: string, sent: ReadonlyArray<string>): string => {
-  let clean = error
-  for (const secret of sent) if (secret !== "") clean = clean.replaceAll(secret, "***")
-  return clean.length > 64 ? `${clean.slice(0, 64)}…` : clean
-}
-
 const oauthErrorOf = (reply: JsonReply): string | undefined =>
   Option.getOrUndefined(Option.map(Option.flatMap(reply.body, decodeOAuthError), (e) => e.error))
 
@@ -195,7 +183,7 @@ export const request = (options: {
     if (reply.status < 200 || reply.status >= 300) {
       // The error code is the server's text: a hostile server could echo what was sent; scrub and bound it.
       const oauthError = Option.map(Option.flatMap(reply.body, decodeOAuthError), (e) => ({
-        error: scrubError(e.error, sent)
+        error: Secrets.scrub(e.error, sent, 64)
       }))
       return yield* Option.isSome(oauthError)
         ? fail(`the server answered HTTP ${reply.status} with error ${oauthError.value.error}`, {
@@ -203,34 +191,30 @@ export const request = (options: {
         })
         : fail(`the server answered HTTP ${reply.status}`)
     }
-    const tokens = Option.flatMap(reply.body, decodeTokens)
-    if (Option.isNone(tokens)) {
+    if (Option.isNone(reply.body)) {
       return yield* reply.oversize
         ? fail(`the response is larger than ${MAX_BODY_BYTES / 1024} KiB`)
-        : Option.isNone(reply.body)
-        ? fail(`the response is not JSON (content type ${reply.contentType || "none"})`)
-        : fail("the response is not a token response")
+        : fail(`the response is not JSON (content type ${Secrets.scrub(reply.contentType || "none", sent, 64)})`)
     }
-    const tokenType = tokens.value.token_type.toLowerCase()
+    const checked = TokenResponse.validate(reply.body.value)
+    if (Result.isFailure(checked)) return yield* fail(`the response ${checked.failure}`)
+    const tokens = checked.success
+    const tokenType = tokens.tokenType.toLowerCase()
     // A DPoP-bound token only when a proof was sent; an authorization server without DPoP may answer Bearer.
     if (tokenType !== "bearer" && !(tokenType === "dpop" && dpop !== undefined)) {
       return yield* fail(
-        `the token type is ${tokens.value.token_type}, not ${dpop === undefined ? "Bearer" : "DPoP or Bearer"}`
+        `the token type is ${Secrets.scrub(tokens.tokenType, sent, 64)}, not ${
+          dpop === undefined ? "Bearer" : "DPoP or Bearer"
+        }`
       )
     }
-    const now = yield* Clock.currentTimeMillis
-    const expiresIn = tokens.value.expires_in
-    const kept = grant._tag === "refresh_token" ? grant.refreshToken : undefined
-    const refreshed = tokens.value.refresh_token
-    return {
+    const issued = TokenResponse.toTokens(tokens, {
       issuer: metadata.issuer,
-      accessToken: Redacted.make(tokens.value.access_token),
-      refreshToken: refreshed === undefined ? kept : Redacted.make(refreshed),
-      expiresAt: expiresIn === undefined ? undefined : now + expiresIn * 1000,
-      obtainedAt: now,
-      scope: tokens.value.scope ?? options.requestedScope,
-      ...(tokenType === "dpop" && dpop !== undefined
-        ? { tokenType: "DPoP" as const, dpopKey: Dpop.serialize(dpop.key) }
-        : {})
-    }
+      now: yield* Clock.currentTimeMillis,
+      requestedScope: options.requestedScope,
+      keptRefreshToken: grant._tag === "refresh_token" ? grant.refreshToken : undefined
+    })
+    return tokenType === "dpop" && dpop !== undefined
+      ? { ...issued, tokenType: "DPoP" as const, dpopKey: Dpop.serialize(dpop.key) }
+      : issued
   })

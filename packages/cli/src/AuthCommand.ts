@@ -12,6 +12,7 @@
  * @since 0.2.0
  */
 import * as AuthorizationPrompt from "@mcp-fleet/auth/AuthorizationPrompt"
+import type * as FileTokenStore from "@mcp-fleet/auth/FileTokenStore"
 import * as McpAuth from "@mcp-fleet/auth/McpAuth"
 import * as TokenStore from "@mcp-fleet/auth/TokenStore"
 import type { ConfigError, McpConfig } from "@mcp-fleet/config"
@@ -38,6 +39,7 @@ import * as CliFlags from "./CliFlags.ts"
 import * as DurationText from "./DurationText.ts"
 import * as FleetConfig from "./FleetConfig.ts"
 import * as LoopbackPrompt from "./LoopbackPrompt.ts"
+import * as OutputScrub from "./OutputScrub.ts"
 import * as ServerAuth from "./ServerAuth.ts"
 
 /**
@@ -46,7 +48,12 @@ import * as ServerAuth from "./ServerAuth.ts"
  * @since 0.2.0
  * @category models
  */
-export type AuthError = ConfigError.ConfigError | ServerNotConfigured | NotRemote | LoginFailed
+export type AuthError =
+  | ConfigError.ConfigError
+  | ServerNotConfigured
+  | NotRemote
+  | LoginFailed
+  | FileTokenStore.TokenDirectoryRefused
 
 type Requirements =
   | CliEnvironment
@@ -95,6 +102,25 @@ const opener = (
         Effect.forkIn(scope)
       )
     })
+
+/**
+ * Held tokens with their issuer and scope as they may be printed: the authorization server wrote both, so each is
+ * scrubbed of the secrets it knows (the tokens and the client secret).
+ */
+const shown = (store: TokenStore.TokenStore["Service"], held: Option.Option<TokenStore.Tokens>) =>
+  Option.match(held, {
+    onNone: () => Effect.succeed(Option.none<TokenStore.Tokens>()),
+    onSome: (tokens) =>
+      Effect.map(store.getClient(tokens.issuer), (client) => {
+        const secrets = [tokens.accessToken, tokens.refreshToken, Option.getOrUndefined(client)?.clientSecret]
+        const redaction = OutputScrub.redaction(secrets.flatMap((s) => (s === undefined ? [] : [Redacted.value(s)])))
+        return Option.some({
+          ...tokens,
+          issuer: redaction.text(tokens.issuer),
+          scope: tokens.scope === undefined ? undefined : redaction.text(tokens.scope)
+        })
+      })
+  })
 
 const server = Argument.String("server").pipe(
   Argument.withDescription("The remote server, as named in the config file.")
@@ -149,7 +175,8 @@ const login = Command.make(
         requestTimeout: Duration.sum(timeout, Duration.seconds(30))
       }).pipe(Effect.provideService(McpAuth.McpAuth, auth))
       yield* client.awaitReady
-      return yield* store.getTokens(CliAuth.resourceKey(url))
+      const tokens = yield* store.getTokens(CliAuth.resourceKey(url))
+      return yield* shown(store, tokens)
     })).pipe(
       Effect.provide(Layer.merge(CliAuth.store, undici)),
       Effect.mapError((error) =>
@@ -220,19 +247,23 @@ const status = Command.make(
       return yield* Effect.forEach(
         file.remote,
         (entry) =>
-          Effect.map(store.getTokens(CliAuth.resourceKey(urlOf(entry))), (held): AuthStatusJson => {
-            const t = Option.getOrUndefined(held)
-            return {
-              name: entry.name,
-              url: RemoteClient.redactUrl(entry.url),
-              authorized: t !== undefined,
-              issuer: t?.issuer ?? null,
-              scope: t?.scope ?? null,
-              expiresAt: t?.expiresAt === undefined ? null : new Date(t.expiresAt).toISOString(),
-              expired: t?.expiresAt !== undefined && t.expiresAt <= now,
-              refreshable: t?.refreshToken !== undefined
-            }
-          })
+          Effect.flatMap(
+            store.getTokens(CliAuth.resourceKey(urlOf(entry))),
+            (held) =>
+              Effect.map(shown(store, held), (found): AuthStatusJson => {
+                const t = Option.getOrUndefined(found)
+                return {
+                  name: entry.name,
+                  url: RemoteClient.redactUrl(entry.url),
+                  authorized: t !== undefined,
+                  issuer: t?.issuer ?? null,
+                  scope: t?.scope ?? null,
+                  expiresAt: t?.expiresAt === undefined ? null : new Date(t.expiresAt).toISOString(),
+                  expired: t?.expiresAt !== undefined && t.expiresAt <= now,
+                  refreshable: t?.refreshToken !== undefined
+                }
+              })
+          )
       )
     }).pipe(Effect.provide(CliAuth.store))
     if (json) return yield* Console.log(JSON.stringify({ servers: rows }, null, 2))

@@ -26,6 +26,7 @@ import { CliEnvironment } from "./CliEnvironment.ts"
 import { ServerNotUsable } from "./CliError.ts"
 import * as Diagnostics from "./Diagnostics.ts"
 import * as FleetConfig from "./FleetConfig.ts"
+import * as OutputScrub from "./OutputScrub.ts"
 import * as RemoteHttp from "./RemoteHttp.ts"
 
 /**
@@ -167,5 +168,8 @@ export const run = <A, E, R>(
           })
         return yield* use({ manager, config, diagnostics, explain, requireReady, explainNotReady })
       }).pipe(Effect.provide(McpManager.layer(options)), RemoteHttp.whenRemote(options, config.remote))
+    ).pipe(
+      // Whatever is printed while the servers run (results, tool lists, logs) holds none of the secrets sent them.
+      OutputScrub.scrubbing(config)
     )
   })
