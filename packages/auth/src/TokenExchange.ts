@@ -14,12 +14,15 @@ import type * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { type CredentialUnavailable, type SigningFailed, TokenRequestFailed } from "./AuthError.ts"
 import * as ClientAuthentication from "./ClientAuthentication.ts"
 import { exchangeJson, MAX_BODY_BYTES } from "./internal/httpJson.ts"
+import * as Secrets from "./internal/secrets.ts"
 import { isSecure } from "./internal/secureUrl.ts"
 import * as TokenEndpoint from "./TokenEndpoint.ts"
+import * as TokenResponse from "./TokenResponse.ts"
 
 /**
  * The grant type of RFC 8693.
@@ -42,14 +45,7 @@ export const TokenTypes = {
   idJag: "urn:ietf:params:oauth:token-type:id-jag"
 } as const
 
-const ExchangeResponse = Schema.Struct({
-  access_token: Schema.String,
-  issued_token_type: Schema.String,
-  token_type: Schema.String,
-  expires_in: Schema.optionalKey(Schema.Number),
-  scope: Schema.optionalKey(Schema.String)
-})
-const decodeResponse = Schema.decodeUnknownOption(ExchangeResponse)
+const decodeIssuedType = Schema.decodeUnknownOption(Schema.Struct({ issued_token_type: Schema.String }))
 const decodeOAuthError = Schema.decodeUnknownOption(Schema.Struct({ error: Schema.String }))
 
 /**
@@ -86,15 +82,9 @@ export interface Exchanged {
   readonly scope: string | undefined
 }
 
-/** An error code as it may be shown: without any secret that was sent, at most 64 characters. */
-const scrub = (text: string, secrets: ReadonlyArray<string>): string => {
-  let clean = text
-  for (const secret of secrets) if (secret !== "") clean = clean.replaceAll(secret, "***")
-  return clean.length > 64 ? `${clean.slice(0, 64)}…` : clean
-}
-
 /**
- * Exchanges the subject token. The answer must be a token of the requested type; anything else (another type, an
+ * Exchanges the subject token. The answer is checked as a token response (`TokenResponse.validate`: the issued
+ * token is bounded, header-safe ASCII, and so on) and must be of the requested type; anything else (another type, an
  * OAuth error, HTML, no answer within the deadline) is `TokenRequestFailed` with grant `token-exchange`.
  *
  * @since 0.2.0
@@ -133,7 +123,7 @@ export const exchange = (
     if (reply.status < 200 || reply.status >= 300) {
       const oauthError = Option.map(
         Option.flatMap(reply.body, decodeOAuthError),
-        (e) => scrub(e.error, [subjectToken, ...applied.secrets])
+        (e) => Secrets.scrub(e.error, [subjectToken, ...applied.secrets], 64)
       )
       return yield* Option.isSome(oauthError)
         ? fail(`the server answered HTTP ${reply.status} with error ${oauthError.value}`, {
@@ -141,25 +131,27 @@ export const exchange = (
         })
         : fail(`the server answered HTTP ${reply.status}`)
     }
-    const answer = Option.flatMap(reply.body, decodeResponse)
-    if (Option.isNone(answer)) {
+    if (Option.isNone(reply.body)) {
       return yield* reply.oversize
         ? fail(`the response is larger than ${MAX_BODY_BYTES / 1024} KiB`)
-        : Option.isNone(reply.body)
-        ? fail(`the response is not JSON (content type ${reply.contentType || "none"})`)
-        : fail("the response is not a token exchange response")
+        : fail(
+          `the response is not JSON (content type ${Secrets.scrub(reply.contentType || "none", [subjectToken], 64)})`
+        )
     }
-    if (answer.value.issued_token_type !== options.requestedTokenType) {
+    const checked = TokenResponse.validate(reply.body.value)
+    if (Result.isFailure(checked)) return yield* fail(`the response ${checked.failure}`)
+    const issued = Option.getOrUndefined(decodeIssuedType(reply.body.value))?.issued_token_type
+    if (issued !== options.requestedTokenType) {
       return yield* fail(
-        `the issued token type is ${
-          scrub(answer.value.issued_token_type, [subjectToken])
-        }, not ${options.requestedTokenType}`
+        issued === undefined
+          ? "the response has no issued_token_type"
+          : `the issued token type is ${Secrets.scrub(issued, [subjectToken], 64)}, not ${options.requestedTokenType}`
       )
     }
     return {
-      token: Redacted.make(answer.value.access_token, { label: "issued_token" }),
-      issuedTokenType: answer.value.issued_token_type,
-      expiresIn: answer.value.expires_in,
-      scope: answer.value.scope
+      token: Redacted.make(Redacted.value(checked.success.accessToken), { label: "issued_token" }),
+      issuedTokenType: issued,
+      expiresIn: checked.success.expiresIn,
+      scope: checked.success.scope
     }
   })

@@ -52,6 +52,30 @@ describe("EnterpriseManaged", () => {
       assert.match(String(grant?.headers["authorization"]), /^Basic /)
     }))
 
+  it.effect("the IdP's answer is checked: the requested token type, and the token as any token response's", () =>
+    Effect.gen(function*() {
+      const attempt = (idpAnswer: (answer: Record<string, unknown>) => Record<string, unknown>) =>
+        Effect.gen(function*() {
+          const server = yield* authServer({
+            idToken: ID_TOKEN,
+            idpAnswer,
+            machineClient: { clientId: "xaa-client", clientSecret: "xaa-secret" }
+          })
+          const error = yield* Effect.flip(send(server.mcpUrl).pipe(Effect.provide(strategy(server.origin, ID_TOKEN))))
+          assert.lengthOf(tokenRequests(server), 0)
+          return error.message
+        })
+      assert.include(
+        yield* attempt((a) => ({ ...a, issued_token_type: "urn:ietf:params:oauth:token-type:access_token" })),
+        "the issued token type is urn:ietf:params:oauth:token-type:access_token, not urn:ietf:params:oauth:token-type:id-jag"
+      )
+      assert.include(
+        yield* attempt((a) => ({ ...a, access_token: "two words" })),
+        "the response its access_token has characters outside visible ASCII"
+      )
+      assert.include(yield* attempt(({ issued_token_type: _, ...a }) => a), "the response has no issued_token_type")
+    }))
+
   it.effect("the IdP's refusal is a typed error naming the exchange, without the ID token; no grant is sent", () =>
     Effect.gen(function*() {
       const server = yield* authServer({

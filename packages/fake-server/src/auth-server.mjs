@@ -62,6 +62,8 @@ import { decodeJwt, sha256, thumbprint, verifySignature } from "./jwt.mjs"
  * @property {string[]} [signingAlgs] token_endpoint_auth_signing_alg_values_supported
  * @property {import("node:crypto").JsonWebKey} [assertionKey] the key a workload's JWT bearer assertions must be signed with (aud: the issuer)
  * @property {string} [idToken] an enterprise IdP at /idp/token exchanges this ID token for an ID-JAG (RFC 8693)
+ * @property {(answer: Record<string, unknown>) => Record<string, unknown>} [idpAnswer] rewrites the IdP's exchange
+ *   response (another issued_token_type, a malformed token)
  * @property {boolean} [refreshMachineTokens] the machine grants issue refresh tokens too
  * @property {boolean} [dpop] DPoP: metadata lists ES256 proofs, the 401 challenge uses the DPoP scheme, proofs are checked and tokens bound
  * @property {boolean} [bearerChallenge] with dpop: the 401 challenge still uses the Bearer scheme
@@ -441,12 +443,13 @@ export const startAuthServer = (options = {}) =>
       }
       const jag = `${next("idjag")}.${randomUUID()}`
       idJags.set(jag, f["resource"])
-      sendJson(res, 200, {
+      const answer = {
         access_token: jag,
         issued_token_type: "urn:ietf:params:oauth:token-type:id-jag",
         token_type: "N_A",
         expires_in: 300
-      })
+      }
+      sendJson(res, 200, options.idpAnswer === undefined ? answer : options.idpAnswer(answer))
     }
 
     /** @param {RecordedRequest} r @returns {boolean} whether the JWT bearer assertion is one this server accepts */
