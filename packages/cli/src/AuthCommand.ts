@@ -32,6 +32,7 @@ import * as ChildProcess from "effect/process/ChildProcess"
 import * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import * as Redacted from "effect/Redacted"
 import * as Scope from "effect/Scope"
+import * as AuthProbe from "./AuthProbe.ts"
 import * as CliAuth from "./CliAuth.ts"
 import { CliEnvironment } from "./CliEnvironment.ts"
 import { LoginFailed, NotRemote, ServerNotConfigured } from "./CliError.ts"
@@ -234,6 +235,13 @@ export interface AuthStatusJson {
   readonly expired: boolean
   /** Whether a refresh token is held (the access token can be renewed without the user). */
   readonly refreshable: boolean
+  /**
+   * Whether the server needs a sign-in: `true` when tokens are held or it refused an `initialize` without them,
+   * `false` when it answered one without any authorization, `null` when that could not be asked (see `reason`).
+   */
+  readonly needsSignIn: boolean | null
+  /** Why `needsSignIn` is `null` (unreachable, no answer in time…); otherwise `null`. */
+  readonly reason: string | null
 }
 
 const status = Command.make(
@@ -247,30 +255,38 @@ const status = Command.make(
       return yield* Effect.forEach(
         file.remote,
         (entry) =>
-          Effect.flatMap(
-            store.getTokens(CliAuth.resourceKey(urlOf(entry))),
-            (held) =>
-              Effect.map(shown(store, held), (found): AuthStatusJson => {
-                const t = Option.getOrUndefined(found)
-                return {
-                  name: entry.name,
-                  url: RemoteClient.redactUrl(entry.url),
-                  authorized: t !== undefined,
-                  issuer: t?.issuer ?? null,
-                  scope: t?.scope ?? null,
-                  expiresAt: t?.expiresAt === undefined ? null : new Date(t.expiresAt).toISOString(),
-                  expired: t?.expiresAt !== undefined && t.expiresAt <= now,
-                  refreshable: t?.refreshToken !== undefined
-                }
-              })
-          )
+          Effect.gen(function*() {
+            const held = yield* store.getTokens(CliAuth.resourceKey(urlOf(entry)))
+            const t = Option.getOrUndefined(yield* shown(store, held))
+            // Without tokens, the server itself says whether it needs them (one unauthenticated initialize).
+            const found = t === undefined ? yield* AuthProbe.probe(entry) : undefined
+            return {
+              name: entry.name,
+              url: RemoteClient.redactUrl(entry.url),
+              authorized: t !== undefined,
+              issuer: t?.issuer ?? null,
+              scope: t?.scope ?? null,
+              expiresAt: t?.expiresAt === undefined ? null : new Date(t.expiresAt).toISOString(),
+              expired: t?.expiresAt !== undefined && t.expiresAt <= now,
+              refreshable: t?.refreshToken !== undefined,
+              needsSignIn: found === undefined || found._tag === "needed" ? true : found._tag === "open" ? false : null,
+              reason: found?._tag === "unknown" ? found.reason : null
+            } satisfies AuthStatusJson
+          }),
+        { concurrency: "unbounded" }
       )
-    }).pipe(Effect.provide(CliAuth.store))
+    }).pipe(Effect.provide(Layer.merge(CliAuth.store, undici)))
     if (json) return yield* Console.log(JSON.stringify({ servers: rows }, null, 2))
     if (rows.length === 0) return yield* Console.log(`${file.path} has no remote servers.`)
     for (const row of rows) {
       if (!row.authorized) {
-        yield* Console.log(`${row.name}: not signed in (${CliAuth.advice(row.name)}) · ${row.url}`)
+        yield* Console.log(
+          row.needsSignIn === false
+            ? `${row.name}: no sign-in needed (it answered without authorization) · ${row.url}`
+            : row.needsSignIn === null
+            ? `${row.name}: not signed in; whether it needs a sign-in is unknown (${row.reason}) · ${row.url}`
+            : `${row.name}: not signed in (${CliAuth.advice(row.name)}) · ${row.url}`
+        )
         continue
       }
       const expiry = row.expiresAt === null
@@ -283,7 +299,9 @@ const status = Command.make(
     }
   })
 ).pipe(
-  Command.withDescription("Which remote servers have OAuth tokens, from which issuer, until when (never a token).")
+  Command.withDescription(
+    "Which remote servers have OAuth tokens, from which issuer, until when (never a token); a server without tokens is asked whether it needs any."
+  )
 )
 
 /**

@@ -46,7 +46,7 @@ import * as ExitCode from "./ExitCode.ts"
 import * as FleetConfig from "./FleetConfig.ts"
 import * as OneShot from "./OneShot.ts"
 import * as OutputScrub from "./OutputScrub.ts"
-import { awaitServer, isSettled } from "./Settle.ts"
+import { awaitServer, isStateSettled } from "./Settle.ts"
 import { SEPARATOR } from "./ToolListing.ts"
 
 const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
@@ -115,6 +115,7 @@ export interface Input {
   readonly config: string
   readonly wait: Duration.Duration
   readonly verbose: boolean
+  readonly elicitation: ElicitationPrompt.Mode
 }
 
 /**
@@ -181,9 +182,17 @@ export const command: Command.Command<
     ),
     config: CliFlags.config,
     wait: CliFlags.wait("How long to wait for the server to start before calling."),
-    verbose: CliFlags.verbose
+    verbose: CliFlags.verbose,
+    elicitation: Flag.Literals("elicitation", ElicitationPrompt.MODES).pipe(
+      Flag.withDescription(
+        "How to answer a server that asks for input during the call: ask (on a terminal; declined without one), accept-defaults (accept a form whose required fields all have defaults, decline the rest: for scripts) or decline."
+      ),
+      Flag.withDefault("ask")
+    )
   },
-  Effect.fn("mcp-fleet call")(function*({ args, config, json, output, server: target, timeout, tool, verbose, wait }) {
+  Effect.fn("mcp-fleet call")(function*(
+    { args, config, elicitation: answering, json, output, server: target, timeout, tool, verbose, wait }
+  ) {
     const toolArgs = yield* parseArguments(args)
     const loaded = yield* FleetConfig.load(config)
     const named = Option.isSome(tool)
@@ -198,13 +207,14 @@ export const command: Command.Command<
       redaction = OutputScrub.redaction(secrets)
     })
     const waited = DurationText.format(wait)
-    // A server that elicits during the call is answered on the terminal, or refused when there is none.
-    const elicitation = yield* ElicitationPrompt.make
+    // A server that elicits during the call is answered as --elicitation says: by default on the terminal, or
+    // refused when there is none.
+    const elicitation = yield* ElicitationPrompt.forMode(answering)
     const scrubbed = Console.consoleWith((inner) => Effect.succeed(OutputScrub.console(inner, () => redaction)))
     yield* OneShot.run(file, verbose, (session) =>
       Effect.gen(function*() {
         const { manager } = session
-        yield* awaitServer(manager, server, isSettled, wait)
+        yield* awaitServer(manager, server, isStateSettled, wait)
         yield* session.diagnostics.stop
         yield* session.requireReady(server, waited, ["ready", "degraded"])
         const h = yield* manager.serverHealth(server)

@@ -28,6 +28,7 @@ import * as Diagnostics from "./Diagnostics.ts"
 import * as FleetConfig from "./FleetConfig.ts"
 import * as OutputScrub from "./OutputScrub.ts"
 import * as RemoteHttp from "./RemoteHttp.ts"
+import * as Shutdown from "./Shutdown.ts"
 
 /**
  * The reconnection policy of one-shot commands.
@@ -108,7 +109,7 @@ export const managerOptions = (
     ...config.servers.map((entry) =>
       [entry.name, {
         ...FleetConfig.toServerConfig(entry),
-        client: { onStderrLine: diagnostics.onStderrLine(entry.name) }
+        client: { onStderrLine: diagnostics.onStderrLine(entry.name), ...Shutdown.clientOptions }
       }] as const
     ),
     // A remote server has no stderr to feed.
@@ -166,7 +167,11 @@ export const run = <A, E, R>(
             const quiet = h.state === "starting" && diagnostics.stderrOf(h.name).length === 0
             return h.state === "ready" || h.state === "disabled" || quiet ? [] : [`mcp-fleet: ${explain(h, waited)}`]
           })
-        return yield* use({ manager, config, diagnostics, explain, requireReady, explainNotReady })
+        // Ctrl-C: a line names the servers slow to exit, and a second one kills them (Shutdown).
+        return yield* Shutdown.noticeOnInterrupt(
+          manager,
+          use({ manager, config, diagnostics, explain, requireReady, explainNotReady })
+        )
       }).pipe(Effect.provide(McpManager.layer(options)), RemoteHttp.whenRemote(options, config.remote))
     ).pipe(
       // Whatever is printed while the servers run (results, tool lists, logs) holds none of the secrets sent them.

@@ -602,14 +602,15 @@ function main() {
       if (typeof uri === "string" && (uri === "fake://text" || uri.startsWith("fake://item/"))) {
         return answer(id, { contents: [{ uri, mimeType: "text/plain", text: `contents of ${uri}` }] })
       }
-      return fail(id, -32002, `Resource not found: ${uri}`)
+      // As the TypeScript SDK's servers word it: their McpError puts "MCP error <code>: " in front of the text.
+      return fail(id, -32002, `MCP error -32002: Resource not found: ${uri}`)
     },
     "resources/subscribe": (id, params) => {
       answer(id, {})
       send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: params.uri } })
     },
     "resources/unsubscribe": (id) => answer(id, {}),
-    "prompts/list": (id) => answer(id, { prompts: PROMPTS }),
+    "prompts/list": (id) => answer(id, { prompts: PROMPTS }, opts["prompts-delay"]),
     "prompts/get": (id, params) => {
       if (params.name !== "greet") return fail(id, -32602, `Unknown prompt: ${params.name}`)
       const who = isObject(params.arguments) ? params.arguments.who : undefined
@@ -753,6 +754,12 @@ function main() {
     writeRaw("fake-mcp-server banner: this line is not JSON\n")
     writeRaw("[debug] listening on stdio {not json either\n")
     writeRaw("\n")
+  }
+
+  // stdout-logs: a server that prints its logs on stdout, where only JSON-RPC belongs.
+  if (has("stdout-logs")) {
+    let n = 0
+    setInterval(() => writeRaw(`[info] stdout-logs: log line ${++n} written on stdout\n`), opts["log-interval"])
   }
 
   if (has("grandchild") || has("quiet-grandchild")) {

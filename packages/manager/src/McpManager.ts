@@ -193,7 +193,7 @@ export const make = Effect.fnUntraced(function*(
   const telemetry = yield* Telemetry.McpTelemetry
   const metrics = telemetry.enabled ? Metrics.make(yield* Effect.context<never>()) : undefined
   const ledger = yield* Ledger.make(options, Object.entries(input.servers), metrics)
-  const catalog = Catalog.make()
+  const catalog = Catalog.make(ledger.touch)
   const supervisor = yield* Supervisor.make({ ledger, options, scope: connections, spawner, http, catalog, auth })
   yield* Effect.forEach(ledger.names(), supervisor.start, { concurrency: "unbounded", discard: true })
   yield* Effect.addFinalizer(() => Effect.andThen(supervisor.drain("graceful"), ledger.flush))
@@ -210,7 +210,12 @@ export const make = Effect.fnUntraced(function*(
     const record = ledger.get(name)
     return record !== undefined && record.conn === conn && ServerState.countsTools(ServerState.kindOf(record.state))
   }
-  const annotated = () => catalog.annotate(ledger.health(), readyConn)
+  /** The connection of a `ready` server, for the catalog's counts. */
+  const readyConnOf = (name: string) => {
+    const record = ledger.get(name)
+    return record !== undefined && ServerState.countsTools(ServerState.kindOf(record.state)) ? record.conn : undefined
+  }
+  const annotated = () => catalog.annotate(ledger.health(), readyConnOf)
   const healthOf = (name: string) => annotated().find((h) => h.name === name)!
 
   /** The live client of `server`, or why there is none (as `call` says it). */
@@ -372,7 +377,7 @@ export const make = Effect.fnUntraced(function*(
     }),
     forceClose: supervisor.drain("force"),
     changes: ledger.changes,
-    snapshots: ledger.snapshots.pipe(Stream.map((all) => catalog.annotate(all, readyConn)))
+    snapshots: ledger.snapshots.pipe(Stream.map((all) => catalog.annotate(all, readyConnOf)))
   }
   return manager
 })

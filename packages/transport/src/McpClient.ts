@@ -102,6 +102,9 @@ export interface ToolList {
  * @category models
  */
 export interface Stats {
+  /** JSON-RPC messages received (answers, requests and notifications); beside `notJson`, how noisy stdout is. */
+  readonly messages: number
+  /** Messages (stdout lines) that were not JSON, skipped: the first few are logged, then a count. */
   readonly notJson: number
   readonly invalid: number
   readonly unknownId: number

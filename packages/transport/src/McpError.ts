@@ -122,8 +122,21 @@ export class RemoteError extends Schema.TaggedError<RemoteError>()("RemoteError"
     return this.code === -32000 || this.code === -32001
   }
   override get message(): string {
-    return `MCP server "${this.server}" answered ${this.method} with error ${this.code}: ${oneLine(this.remoteMessage)}`
+    return `MCP server "${this.server}" answered ${this.method} with error ${this.code}: ${
+      oneLine(withoutOwnCode(this.code, this.remoteMessage))
+    }`
   }
+}
+
+/**
+ * `text` without the `MCP error <code>: ` prefix the TypeScript SDK's servers put in front of their own error
+ * messages, when `<code>` is the code the error carries (the message already says it); any other text is kept.
+ */
+const withoutOwnCode = (code: number, text: string): string => {
+  const prefix = /^MCP error (-?\d+):\s*/.exec(text)
+  return prefix !== null && Number(prefix[1]) === code && prefix[0].length < text.length
+    ? text.slice(prefix[0].length)
+    : text
 }
 
 /**

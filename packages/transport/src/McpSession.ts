@@ -504,7 +504,13 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
       cause?: ClientClosed | ProcessExited
     ): Effect.Effect<void> =>
       Effect.uninterruptible(Effect.suspend(() => {
-        if (closing !== undefined) return Deferred.await(closing)
+        if (closing !== undefined) {
+          // A force while a graceful close waits for the server (a second Ctrl-C): kill it now, then wait for that
+          // close, which the kill ends.
+          return mode === "force" && live.kill !== undefined && !scopeClosed
+            ? Effect.andThen(live.kill, Deferred.await(closing))
+            : Deferred.await(closing)
+        }
         const done = Deferred.makeUnsafe<void>()
         closing = done
         signal(reason, cause)

@@ -55,3 +55,5 @@ export * as Logging from "./session/Logging.ts"
 export * as Capabilities from "./session/Capabilities.ts"
 /** @since 0.4.0 */
 export * as ProcessTree from "./ProcessTree.ts"
+/** @since 0.4.0 */
+export * as StderrLine from "./StderrLine.ts"

@@ -22,6 +22,8 @@ import type * as ServerRequest from "./ServerRequest.ts"
 
 /** Counters of what the dispatcher skipped or refused. */
 export interface Counters {
+  /** JSON-RPC messages received (answers, requests, notifications), whatever became of them. */
+  messages: number
   notJson: number
   invalid: number
   unknownId: number
@@ -49,6 +51,7 @@ export interface HandlerCounters {
 
 /** A fresh set of counters. */
 export const counters = (): Counters => ({
+  messages: 0,
   notJson: 0,
   invalid: 0,
   unknownId: 0,
@@ -56,6 +59,18 @@ export const counters = (): Counters => ({
   notifications: 0,
   handlers: { answered: 0, unhandled: 0, invalid: 0, refused: 0, failed: 0, timedOut: 0, cancelled: 0 }
 })
+
+/**
+ * How many lines that are not JSON get a warning each; after them, one warning at each power of ten (10, 100,
+ * 1000…) gives the count: a server printing its logs on stdout gets a handful of lines, not one per log line.
+ */
+export const NOT_JSON_WARNED = 3
+
+const isPowerOfTen = (n: number): boolean => {
+  let x = n
+  while (x >= 10 && x % 10 === 0) x /= 10
+  return x === 1 && n >= 10
+}
 
 /** Builds the per-message handler. */
 export const make = (config: {
@@ -147,6 +162,7 @@ export const make = (config: {
 
   return (text: string): void => {
     const msg = JsonRpc.classify(text)
+    if (msg._tag !== "NotJson" && msg._tag !== "Invalid") counters.messages++
     switch (msg._tag) {
       case "Result":
         return settle(msg.id, Exit.succeed(msg.result), "result")
@@ -181,9 +197,21 @@ export const make = (config: {
         }
         return config.diagnose(`skipped an invalid message (${msg.reason}): ${config.redactor.excerpt(text)}`)
       }
-      case "NotJson":
-        counters.notJson++
-        return config.diagnose(`skipped a message that is not JSON: ${config.redactor.excerpt(text)}`)
+      case "NotJson": {
+        const n = ++counters.notJson
+        if (n <= NOT_JSON_WARNED) {
+          const more = n === NOT_JSON_WARNED ? " (more such lines are counted, not shown one by one)" : ""
+          return config.diagnose(`skipped a message that is not JSON: ${config.redactor.excerpt(text)}${more}`)
+        }
+        if (isPowerOfTen(n)) {
+          return config.diagnose(
+            `skipped ${n} messages that are not JSON so far, against ${counters.messages} JSON-RPC ${
+              counters.messages === 1 ? "message" : "messages"
+            }`
+          )
+        }
+        return
+      }
     }
   }
 }
