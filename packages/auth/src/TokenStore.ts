@@ -48,6 +48,10 @@ export interface Tokens {
   /** When the tokens were obtained (epoch milliseconds). */
   readonly obtainedAt: number
   readonly scope: string | undefined
+  /** `DPoP` when the access token is bound to a proof key (RFC 9449); absent for a Bearer token. */
+  readonly tokenType?: "DPoP" | undefined
+  /** The proof key a DPoP-bound token needs (its private JWK, see `Dpop.serialize`), kept with the tokens. */
+  readonly dpopKey?: Redacted.Redacted<string> | undefined
 }
 
 /**
