@@ -18,6 +18,10 @@
  *
  * The `auth/*` scenarios (each at its own spec version, against `McpAuth`) are run by
  * packages/auth/test/conformance/run.ts after these, with the same suite; every one must pass.
+ *
+ * Then the *server* scenarios (`server.ts`), at 2025-11-25 and 2026-07-28, against the fixture upstream
+ * (`servers/conformance-upstream.mjs`), with `baseline.yml`'s `server:` section. `pnpm conformance dns-rebinding-protection`
+ * runs only that server scenario.
  */
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
@@ -25,6 +29,7 @@ import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
+import { listServerScenarios, runServerScenarios, upstream } from "./server.ts"
 
 /** Each scenario runs at every one of these revisions it applies to (2026-07-28: issue 16, the modern era). */
 const SPEC_VERSIONS = ["2025-11-25", "2026-07-28"]
@@ -127,6 +132,16 @@ for (const { scenario, version } of runs) {
 }
 rmSync(outputs, { recursive: true, force: true })
 const authPassed = runAuth()
+// The server scenarios (server.ts): against the fixture upstream; all of them when none were named.
+const requestedServer = listServerScenarios(suiteEntry).filter((scenario) => requested.includes(scenario.name))
+const serverFailed = requestedAll.length > 0 && requestedServer.length === 0 ? [] : await runServerScenarios({
+  suiteEntry,
+  baseline,
+  targets: [upstream],
+  requested: requestedServer,
+  timeoutMs: SCENARIO_TIMEOUT_MS,
+  say
+})
 const total = ((performance.now() - started) / 1000).toFixed(1)
 if (failed.length > 0) {
   say(
@@ -136,10 +151,14 @@ if (failed.length > 0) {
   )
   process.exit(1)
 }
+if (serverFailed.length > 0) {
+  say(`conformance: the server scenarios disagree with the baseline: ${serverFailed.join(", ")} (${total} s)`)
+  process.exit(1)
+}
 if (!authPassed) {
   say(`conformance: an auth scenario failed (${total} s)`)
   process.exit(1)
 }
 say(
-  `conformance: all ${scenarios.length} scenario(s) agree with the baseline, and the auth scenarios pass (${total} s)`
+  `conformance: all ${scenarios.length} client scenario(s) and the server scenarios agree with the baseline, and the auth scenarios pass (${total} s)`
 )
