@@ -14,6 +14,7 @@ import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import type * as Path from "effect/Path"
 import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
+import type * as Stdio from "effect/Stdio"
 import type * as Terminal from "effect/Terminal"
 import * as AuthCommand from "./AuthCommand.ts"
 import * as CallCommand from "./CallCommand.ts"
@@ -25,6 +26,7 @@ import * as DemoCommand from "./DemoCommand.ts"
 import * as ExitCode from "./ExitCode.ts"
 import * as PromptsCommand from "./PromptsCommand.ts"
 import * as ResourcesCommand from "./ResourcesCommand.ts"
+import * as ServeCommand from "./ServeCommand.ts"
 import * as StatusCommand from "./StatusCommand.ts"
 import * as ToolsCommand from "./ToolsCommand.ts"
 
@@ -52,8 +54,14 @@ export const root: Command.Command<
   | DemoFailed
   | ResourcesCommand.ResourcesError
   | PromptsCommand.PromptsError
-  | AuthCommand.AuthError,
-  CliEnvironment | FileSystem.FileSystem | Path.Path | ChildProcessSpawner.ChildProcessSpawner | Terminal.Terminal
+  | AuthCommand.AuthError
+  | ServeCommand.ServeError,
+  | CliEnvironment
+  | FileSystem.FileSystem
+  | Path.Path
+  | ChildProcessSpawner.ChildProcessSpawner
+  | Terminal.Terminal
+  | Stdio.Stdio
 > = Command.make("mcp-fleet").pipe(
   Command.withDescription(
     "Run the MCP servers of an mcpServers config file (Claude Desktop, Cursor, Claude Code, VS Code) with @mcp-fleet/manager: their status ledger, their tools, a tool call, or a narrated demo."
@@ -67,7 +75,8 @@ export const root: Command.Command<
     ResourcesCommand.read,
     PromptsCommand.list,
     PromptsCommand.get,
-    AuthCommand.command
+    AuthCommand.command,
+    ServeCommand.command
   ])
 )
 

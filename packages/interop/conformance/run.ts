@@ -20,7 +20,8 @@
  * packages/auth/test/conformance/run.ts after these, with the same suite; every one must pass.
  *
  * Then the *server* scenarios (`server.ts`), at 2025-11-25 and 2026-07-28, against the fixture upstream
- * (`servers/conformance-upstream.mjs`), with `baseline.yml`'s `server:` section. `pnpm conformance dns-rebinding-protection`
+ * (`servers/conformance-upstream.mjs`) and through the gateway in front of it (`gateway.ts`: `mcp-fleet serve`),
+ * with `baseline.yml`'s `server:` section. `pnpm conformance dns-rebinding-protection`
  * runs only that server scenario.
  */
 import { spawnSync } from "node:child_process"
@@ -29,7 +30,7 @@ import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
-import { listServerScenarios, runServerScenarios, upstream } from "./server.ts"
+import { gateway, listServerScenarios, runServerScenarios, upstream } from "./server.ts"
 
 /** Each scenario runs at every one of these revisions it applies to (2026-07-28: issue 16, the modern era). */
 const SPEC_VERSIONS = ["2025-11-25", "2026-07-28"]
@@ -132,12 +133,13 @@ for (const { scenario, version } of runs) {
 }
 rmSync(outputs, { recursive: true, force: true })
 const authPassed = runAuth()
-// The server scenarios (server.ts): against the fixture upstream; all of them when none were named.
+// The server scenarios (server.ts): against the fixture upstream, then through the gateway in front of it; all of them
+// when none were named.
 const requestedServer = listServerScenarios(suiteEntry).filter((scenario) => requested.includes(scenario.name))
 const serverFailed = requestedAll.length > 0 && requestedServer.length === 0 ? [] : await runServerScenarios({
   suiteEntry,
   baseline,
-  targets: [upstream],
+  targets: [upstream, gateway("http"), gateway("stdio")],
   requested: requestedServer,
   timeoutMs: SCENARIO_TIMEOUT_MS,
   say

@@ -6,7 +6,9 @@
  *
  * - `upstream`: the fixture upstream `servers/conformance-upstream.mjs` (@modelcontextprotocol/server v2, both eras),
  *   directly;
- * - targets added by `run.ts` (the gateway in front of that upstream).
+ * - `gateway-http`, `gateway-stdio`: `mcp-fleet serve --http` in front of that upstream, the fleet's only server (no
+ *   name prefix), reaching it over HTTP or as its stdio child (`gateway.ts`). Every scenario the upstream passes
+ *   directly must pass through the gateway: the same baseline applies to all three.
  *
  * A target is a command that serves MCP over HTTP and prints one JSON line with its `url` on stdout. The suite exits
  * non-zero on a failure not in the baseline and on a baseline entry that passes; on top of that, a scenario that
@@ -56,6 +58,13 @@ export const listServerScenarios = (suiteEntry: string): Array<ServerScenario> =
   }
   return scenarios
 }
+
+/** The gateway (`mcp-fleet serve --http`) in front of the fixture upstream, reached over `link`. */
+export const gateway = (link: "http" | "stdio"): Target => ({
+  name: `gateway-${link}`,
+  command: process.execPath,
+  args: [Path.join(here, "gateway.ts"), `link=${link}`]
+})
 
 /** Starts `target` and resolves with its URL and a stop function (SIGTERM, then the exit awaited). */
 const start = (target: Target) => {

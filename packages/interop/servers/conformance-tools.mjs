@@ -122,106 +122,110 @@ export function createFactory(hooks) {
       return text("Reconnection test completed successfully.")
     })
 
-    // Server → client requests (2025 era).
+    // Input from the client, written once for both eras: an input round (`input_required`) that the SDK serves to a
+    // 2025-era session as a real server → client request (elicitation/create, sampling/createMessage), and to a
+    // 2026-07-28 request as it is.
+    const elicitTool = (name, description, message, requestedSchema, inputSchema = object()) =>
+      tool(name, description, async (args, ctx) => {
+        const answer = ctx.mcpReq.inputResponses?.["input"]
+        if (answer === undefined) {
+          return inputRequired({
+            inputRequests: {
+              input: inputRequired.elicit({
+                message: typeof message === "function" ? message(args) : message,
+                requestedSchema
+              })
+            }
+          })
+        }
+        return text(`Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`)
+      }, inputSchema)
     tool(
       "test_sampling",
       "Asks the client for an LLM completion",
       async ({ prompt }, ctx) => {
-        const result = await ctx.mcpReq.send({
-          method: "sampling/createMessage",
-          params: { messages: [{ role: "user", content: { type: "text", text: prompt } }], maxTokens: 100 }
-        })
-        return text(`LLM response: ${result.content?.text ?? "No response"}`)
+        const answer = ctx.mcpReq.inputResponses?.["completion"]
+        if (answer === undefined) {
+          return inputRequired({
+            inputRequests: {
+              completion: inputRequired.createMessage({
+                messages: [{ role: "user", content: { type: "text", text: prompt } }],
+                maxTokens: 100
+              })
+            }
+          })
+        }
+        return text(`LLM response: ${answer.content?.text ?? "No response"}`)
       },
       object({ prompt: { type: "string", description: "The prompt to send to the LLM" } }, ["prompt"])
     )
-    tool(
+    elicitTool(
       "test_elicitation",
       "Asks the user for input",
-      async ({ message }, ctx) => {
-        const result = await ctx.mcpReq.send({
-          method: "elicitation/create",
-          params: {
-            message,
-            requestedSchema: {
-              type: "object",
-              properties: { response: { type: "string", description: "User's response" } },
-              required: ["response"]
-            }
-          }
-        })
-        return text(`User response: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`)
+      ({ message }) => message,
+      {
+        type: "object",
+        properties: { response: { type: "string", description: "User's response" } },
+        required: ["response"]
       },
       object({ message: { type: "string", description: "The message to show the user" } }, ["message"])
     )
-    tool(
+    elicitTool(
       "test_elicitation_sep1034_defaults",
       "Elicitation with a default for every primitive (SEP-1034)",
-      async (_a, ctx) => {
-        const result = await ctx.mcpReq.send({
-          method: "elicitation/create",
-          params: {
-            message: "Please review and update the form fields with defaults",
-            requestedSchema: {
-              type: "object",
-              properties: {
-                name: { type: "string", description: "User name", default: "John Doe" },
-                age: { type: "integer", description: "User age", default: 30 },
-                score: { type: "number", description: "User score", default: 95.5 },
-                status: {
-                  type: "string",
-                  description: "User status",
-                  enum: ["active", "inactive", "pending"],
-                  default: "active"
-                },
-                verified: { type: "boolean", description: "Verification status", default: true }
-              },
-              required: []
-            }
-          }
-        })
-        return text(`Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`)
+      "Please review and update the form fields with defaults",
+      {
+        type: "object",
+        properties: {
+          name: { type: "string", description: "User name", default: "John Doe" },
+          age: { type: "integer", description: "User age", default: 30 },
+          score: { type: "number", description: "User score", default: 95.5 },
+          status: {
+            type: "string",
+            description: "User status",
+            enum: ["active", "inactive", "pending"],
+            default: "active"
+          },
+          verified: { type: "boolean", description: "Verification status", default: true }
+        },
+        required: []
       }
     )
-    tool("test_elicitation_sep1330_enums", "Elicitation with the five enum shapes (SEP-1330)", async (_a, ctx) => {
-      const titled = (prefix) =>
-        [1, 2, 3].map((n) => ({ const: `value${n}`, title: `${["First", "Second", "Third"][n - 1]} ${prefix}` }))
-      const result = await ctx.mcpReq.send({
-        method: "elicitation/create",
-        params: {
-          message: "Please select options from the enum fields",
-          requestedSchema: {
-            type: "object",
-            properties: {
-              untitledSingle: { type: "string", description: "Select one", enum: ["option1", "option2", "option3"] },
-              titledSingle: { type: "string", description: "Select one with titles", oneOf: titled("Option") },
-              legacyEnum: {
-                type: "string",
-                description: "Select one (legacy)",
-                enum: ["opt1", "opt2", "opt3"],
-                enumNames: ["Option One", "Option Two", "Option Three"]
-              },
-              untitledMulti: {
-                type: "array",
-                description: "Select several",
-                minItems: 1,
-                maxItems: 3,
-                items: { type: "string", enum: ["option1", "option2", "option3"] }
-              },
-              titledMulti: {
-                type: "array",
-                description: "Select several with titles",
-                minItems: 1,
-                maxItems: 3,
-                items: { anyOf: titled("Choice") }
-              }
-            },
-            required: []
+    const titled = (noun) =>
+      [1, 2, 3].map((n) => ({ const: `value${n}`, title: `${["First", "Second", "Third"][n - 1]} ${noun}` }))
+    elicitTool(
+      "test_elicitation_sep1330_enums",
+      "Elicitation with the five enum shapes (SEP-1330)",
+      "Please select options from the enum fields",
+      {
+        type: "object",
+        properties: {
+          untitledSingle: { type: "string", description: "Select one", enum: ["option1", "option2", "option3"] },
+          titledSingle: { type: "string", description: "Select one with titles", oneOf: titled("Option") },
+          legacyEnum: {
+            type: "string",
+            description: "Select one (legacy)",
+            enum: ["opt1", "opt2", "opt3"],
+            enumNames: ["Option One", "Option Two", "Option Three"]
+          },
+          untitledMulti: {
+            type: "array",
+            description: "Select several",
+            minItems: 1,
+            maxItems: 3,
+            items: { type: "string", enum: ["option1", "option2", "option3"] }
+          },
+          titledMulti: {
+            type: "array",
+            description: "Select several with titles",
+            minItems: 1,
+            maxItems: 3,
+            items: { anyOf: titled("Choice") }
           }
-        }
-      })
-      return text(`Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`)
-    })
+        },
+        required: []
+      }
+    )
 
     // JSON Schema 2020-12 kept verbatim (SEP-1613, SEP-2106).
     tool(

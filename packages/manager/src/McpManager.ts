@@ -147,6 +147,12 @@ export class McpManager extends Context.Service<McpManager, {
   readonly changes: Stream.Stream<StateChange>
   /** The whole health snapshot, now and after every change; a slow reader skips to the latest snapshot. */
   readonly snapshots: Stream.Stream<ReadonlyArray<ServerHealth>>
+  /**
+   * The name of a server each time its resources, resource templates or prompts were listed (again), from the moment
+   * the stream is run: what `resources()`, `resourceTemplates()` and `prompts()` return may have changed. Bounded: a
+   * slow reader loses the oldest names.
+   */
+  readonly catalogChanges: Stream.Stream<string>
 }>()("@mcp-fleet/manager/McpManager") {}
 
 /**
@@ -193,7 +199,7 @@ export const make = Effect.fnUntraced(function*(
   const telemetry = yield* Telemetry.McpTelemetry
   const metrics = telemetry.enabled ? Metrics.make(yield* Effect.context<never>()) : undefined
   const ledger = yield* Ledger.make(options, Object.entries(input.servers), metrics)
-  const catalog = Catalog.make()
+  const catalog = yield* Catalog.make
   const supervisor = yield* Supervisor.make({ ledger, options, scope: connections, spawner, http, catalog, auth })
   yield* Effect.forEach(ledger.names(), supervisor.start, { concurrency: "unbounded", discard: true })
   yield* Effect.addFinalizer(() => Effect.andThen(supervisor.drain("graceful"), ledger.flush))
@@ -372,7 +378,8 @@ export const make = Effect.fnUntraced(function*(
     }),
     forceClose: supervisor.drain("force"),
     changes: ledger.changes,
-    snapshots: ledger.snapshots.pipe(Stream.map((all) => catalog.annotate(all, readyConn)))
+    snapshots: ledger.snapshots.pipe(Stream.map((all) => catalog.annotate(all, readyConn))),
+    catalogChanges: catalog.changes
   }
   return manager
 })

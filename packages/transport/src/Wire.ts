@@ -19,6 +19,7 @@
  */
 import * as JsonRpc from "./internal/JsonRpc.ts"
 import * as Framer from "./internal/LineFramer.ts"
+import * as ModernHeaders from "./transport/http/ModernHeaders.ts"
 
 /**
  * A JSON-RPC id: a string or an integer, never null.
@@ -109,3 +110,29 @@ export const resultFrame: (id: Id, result: unknown) => string = JsonRpc.resultFr
  * @category encoding
  */
 export const errorFrame: (id: Id, code: number, message: string) => string = JsonRpc.errorFrame
+
+/**
+ * One designated header parameter of a tool (2026-07-28, SEP-2243): where it is in the arguments, its
+ * `Mcp-Param-*` header and its type.
+ *
+ * @since 0.4.0
+ * @category headers
+ */
+export type HeaderParameter = ModernHeaders.HeaderParameter
+
+/**
+ * A tool's `x-mcp-header` annotations read from its `inputSchema`: its designated parameters, or the rule they break.
+ *
+ * @since 0.4.0
+ * @category headers
+ */
+export const headerAnnotations: (inputSchema: unknown) => ModernHeaders.Annotations = ModernHeaders.annotations
+
+/**
+ * A header value as sent: as it is when it is plain visible ASCII without surrounding whitespace, else in the
+ * `=?base64?…?=` sentinel.
+ *
+ * @since 0.4.0
+ * @category headers
+ */
+export const headerValue: (value: string) => string = ModernHeaders.headerValue

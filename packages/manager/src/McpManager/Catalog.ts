@@ -10,6 +10,7 @@ import type { ProtocolFeatures } from "@mcp-fleet/transport"
 import { Capabilities } from "@mcp-fleet/transport"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as PubSub from "effect/PubSub"
 import * as Queue from "effect/Queue"
 import * as Stream from "effect/Stream"
 import type { ServerHealth } from "../ServerHealth.ts"
@@ -42,6 +43,8 @@ export interface Catalog {
     current: (name: string, conn: Conn) => boolean,
     pick: (entry: Entry) => ReadonlyArray<A> | undefined
   ) => ReadonlyArray<readonly [string, A]>
+  /** One element after each listing of a server's resources, templates or prompts (a slow reader sees the latest). */
+  readonly changes: Stream.Stream<string>
   /** Healths with `prompts` and `resources` counted for the servers that offer them (ready ones only). */
   readonly annotate: (
     healths: ReadonlyArray<ServerHealth>,
@@ -50,7 +53,7 @@ export interface Catalog {
 }
 
 /** @internal */
-export const make = (): Catalog => {
+export const make: Effect.Effect<Catalog> = Effect.map(PubSub.sliding<string>(64), (listed): Catalog => {
   const entries = new Map<string, Entry>()
 
   const listKind = (entry: Entry, kind: Kind, timeoutMs: number) => {
@@ -131,6 +134,7 @@ export const make = (): Catalog => {
         const kinds = [...pending]
         pending.clear()
         yield* Effect.forEach(kinds, (kind) => listKind(entry, kind, timeoutMs), { discard: true })
+        PubSub.publishUnsafe(listed, name)
       }
     }).pipe(Effect.forkIn(conn.scope), Effect.asVoid)
 
@@ -139,6 +143,7 @@ export const make = (): Catalog => {
 
   return {
     watch,
+    changes: Stream.fromPubSub(listed),
     collect: (current, pick) =>
       liveEntries(current).flatMap(([name, entry]) => (pick(entry) ?? []).map((item) => [name, item] as const)),
     annotate: (healths, current) => {
@@ -154,4 +159,4 @@ export const make = (): Catalog => {
       })
     }
   }
-}
+})

@@ -46,7 +46,12 @@ export const make = (config: Config) =>
   protocolVersion: string,
   method: string,
   params: unknown,
-  options: { readonly timeoutMs: number; readonly cancellable: boolean }
+  options: {
+    readonly timeoutMs: number
+    readonly cancellable: boolean
+    /** `return`: an `input_required` result is the answer (the caller relays the round); default `answer`. */
+    readonly inputRequired?: "answer" | "return" | undefined
+  }
 ): Effect.Effect<unknown, RequestError> => {
   const { server } = config
   if (REMOVED.has(method)) return Effect.fail(new NotInEra({ server, method, protocolVersion }))
@@ -81,7 +86,7 @@ export const make = (config: Config) =>
     })
   }
 
-  if (!mayAskInput) return once(params)
+  if (!mayAskInput || options.inputRequired === "return") return once(params)
   return Mrtr.run({
     server,
     method,
