@@ -31,13 +31,14 @@ const ask = (message, property, type = "string") =>
 
 /**
  * The factory of server instances. `hooks.toolsChanged()` / `hooks.promptsChanged()` announce a list change on the
- * 2026-07-28 listen streams; `hooks.closeStream(sessionId, requestId)` closes a 2025-era request's SSE stream mid-call
+ * 2026-07-28 listen streams, `hooks.resourceUpdated(uri)` a resource update; `hooks.closeStream(sessionId, requestId)` closes a 2025-era request's SSE stream mid-call
  * (the SEP-1699 polling check).
  */
 export function createFactory(hooks) {
   // HMAC-sealed, per process: a tampered requestState is refused (-32602) before the handler runs.
   const codec = createRequestStateCodec({ key: crypto.getRandomValues(new Uint8Array(32)) })
   const subscriptions = new Set()
+  const counters = { cancelled: 0, waiting: [] }
 
   return () => {
     const server = new McpServer(
@@ -269,6 +270,52 @@ export function createFactory(hooks) {
           level: { type: "integer", description: "non-mirrored argument" }
         }
       })
+    )
+
+    // Not the suite's: for mcp-fleet's own tests through the gateway. A resource update on demand, and a call that
+    // waits (counting the times it was cancelled).
+    tool("test_update_resource", "Announces that test://watched-resource changed", async () => {
+      await server.server.sendResourceUpdated({ uri: "test://watched-resource" }).catch(() => undefined)
+      hooks.resourceUpdated?.("test://watched-resource")
+      return text("updated")
+    })
+    tool(
+      "test_wait",
+      "Waits ms milliseconds, or until the call is cancelled",
+      async ({ ms }, ctx) => {
+        const progressToken = ctx.mcpReq._meta?.progressToken
+        if (progressToken !== undefined) {
+          await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, progress: 0 } })
+        }
+        const cancelled = await new Promise((resolve) => {
+          const timer = setTimeout(() => resolve(false), ms)
+          ctx.mcpReq.signal.addEventListener("abort", () => {
+            clearTimeout(timer)
+            resolve(true)
+          })
+        })
+        if (cancelled) {
+          counters.cancelled++
+          for (const wake of counters.waiting.splice(0)) wake()
+        }
+        return text(cancelled ? "cancelled" : `waited ${ms} ms`)
+      },
+      object({ ms: { type: "integer" } }, ["ms"])
+    )
+    tool(
+      "test_cancellations",
+      "How many test_wait calls were cancelled, once there are at least atLeast (or 10 s have passed)",
+      async ({ atLeast = 0 }) => {
+        const deadline = Date.now() + 10_000
+        while (counters.cancelled < atLeast && Date.now() < deadline) {
+          await new Promise((resolve) => {
+            counters.waiting.push(resolve)
+            setTimeout(resolve, deadline - Date.now())
+          })
+        }
+        return text(String(counters.cancelled))
+      },
+      object({ atLeast: { type: "integer" } })
     )
 
     // SEP-2575 diagnostics (server-stateless).

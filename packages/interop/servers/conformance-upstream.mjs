@@ -38,6 +38,7 @@ const sessions = new Map()
 const factory = createFactory({
   toolsChanged: () => modern?.notify.toolsChanged(),
   promptsChanged: () => modern?.notify.promptsChanged(),
+  resourceUpdated: (uri) => modern?.notify.resourceUpdated(uri),
   closeStream: (sessionId, requestId) => sessions.get(sessionId)?.transport.closeSSEStream(requestId)
 })
 const modern = argv.includes("stdio") ? undefined : createMcpHandler(factory, { legacy: "reject" })
