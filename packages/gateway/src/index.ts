@@ -6,6 +6,26 @@
  */
 
 /** @since 0.1.0 */
+export * as GatewayError from "./GatewayError.ts"
+/** @since 0.1.0 */
+export * as HostLimits from "./HostLimits.ts"
+/** @since 0.1.0 */
+export * as ListChanges from "./ListChanges.ts"
+/** @since 0.1.0 */
+export * as NameTable from "./NameTable.ts"
+/** @since 0.1.0 */
+export * as Profiles from "./Profiles.ts"
+/** @since 0.1.0 */
+export * as ResourceRoutes from "./ResourceRoutes.ts"
+/** @since 0.1.0 */
+export * as ResultStore from "./ResultStore.ts"
+/** @since 0.1.0 */
+export * as SearchMode from "./SearchMode.ts"
+/** @since 0.1.0 */
+export * as ToolFilter from "./ToolFilter.ts"
+/** @since 0.1.0 */
+export * as ToolSearch from "./ToolSearch.ts"
+/** @since 0.1.0 */
 export * as McpGateway from "./McpGateway.ts"
 /** @since 0.1.0 */
 export * as GatewayOptions from "./GatewayOptions.ts"

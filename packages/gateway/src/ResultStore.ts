@@ -1,0 +1,288 @@
+/**
+ * Large tool results: a result whose text is longer than `threshold` goes to a bounded store with a TTL, and the
+ * host gets its head and a `resource_link` to `fleet://results/<id>`, which it reads page by page with
+ * `resources/read` (`fleet://results/<id>?page=2` …).
+ *
+ * **Contract**:
+ * - `spill` leaves a result whose text blocks total `threshold` characters or fewer exactly as it is. A longer
+ *   one is stored (its text blocks joined by a blank line) and comes back as: one text block (the first
+ *   `headChars` characters and a note saying how to read the rest), the result's non-text blocks unchanged, and
+ *   one `resource_link`. `isError` and `_meta` are kept; `structuredContent` is dropped (it would be as large).
+ * - Ids are 16 bytes from `SecureRandom` (128 bits, base64url): unguessable, and a host can read only what its
+ *   own links name.
+ * - Time is `Clock`'s: an entry lives `ttl` from when it was stored, then reads fail with `ResultNotFound`.
+ * - The store is bounded: at most `maxEntries` entries and `maxChars` characters in all. Expired entries go
+ *   first, then the oldest. A text longer than `maxChars` is not stored: the host gets the head and a note that
+ *   the rest was not kept.
+ * - `read` serves page `n` (1-based, `pageChars` characters, never splitting a surrogate pair) with `_meta`
+ *   `mcp-fleet/page`, `mcp-fleet/pages` and, before the last, `mcp-fleet/next`; a page out of range or a
+ *   malformed URI is `InvalidResultUri`.
+ *
+ * @since 0.1.0
+ */
+import type { Protocol, ProtocolFeatures } from "@mcp-fleet/transport"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as SecureRandom from "effect/crypto/SecureRandom"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Ref from "effect/Ref"
+import { InvalidResultUri, ResultNotFound } from "./GatewayError.ts"
+
+/**
+ * The start of every stored result's URI.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const URI_PREFIX = "fleet://results/"
+
+/**
+ * The options of {@link make}, each with its default.
+ *
+ * @since 0.1.0
+ * @category options
+ */
+export interface Options {
+  /**
+   * Text longer than this (characters) is stored. Default 80,000: about 20,000 tokens at 4 characters a token,
+   * under Claude Code's 25,000-token cap on a tool result (`MAX_MCP_OUTPUT_TOKENS`).
+   */
+  readonly threshold?: number | undefined
+  /** How much text stays in the result. Default 4,000 characters. */
+  readonly headChars?: number | undefined
+  /** The size of a page. Default 40,000 characters. */
+  readonly pageChars?: number | undefined
+  /** How long an entry is kept. Default 15 minutes. */
+  readonly ttl?: Duration.Input | undefined
+  /** Default 100 entries. */
+  readonly maxEntries?: number | undefined
+  /** Characters kept in all. Default 20,000,000 (about 40 MB as JavaScript strings). */
+  readonly maxChars?: number | undefined
+}
+
+interface Resolved {
+  readonly threshold: number
+  readonly headChars: number
+  readonly pageChars: number
+  readonly ttlMillis: number
+  readonly maxEntries: number
+  readonly maxChars: number
+}
+
+const positive = (value: number | undefined, fallback: number): number =>
+  value !== undefined && Number.isFinite(value) && value >= 1 ? Math.floor(value) : fallback
+
+const resolve = (options: Options): Resolved => {
+  const ttl = options.ttl === undefined ? 15 * 60_000 : Duration.toMillis(Duration.fromInputUnsafe(options.ttl))
+  return {
+    threshold: positive(options.threshold, 80_000),
+    headChars: positive(options.headChars, 4_000),
+    pageChars: positive(options.pageChars, 40_000),
+    ttlMillis: ttl > 0 ? ttl : 15 * 60_000,
+    maxEntries: positive(options.maxEntries, 100),
+    maxChars: positive(options.maxChars, 20_000_000)
+  }
+}
+
+interface Entry {
+  readonly text: string
+  readonly expiresAt: number
+  /** Page starts, in characters; never inside a surrogate pair. */
+  readonly pages: ReadonlyArray<number>
+}
+
+/**
+ * The store. Its operations are `ResultStore["Service"]`.
+ *
+ * @since 0.1.0
+ * @category services
+ */
+export class ResultStore extends Context.Service<ResultStore, {
+  /** A result as the host should get it: unchanged, or its head and a link to the stored whole. */
+  readonly spill: (result: Protocol.CallToolResult) => Effect.Effect<Protocol.CallToolResult>
+  /** One page of a stored result, by its URI. */
+  readonly read: (uri: string) => Effect.Effect<ProtocolFeatures.ReadResourceResult, ResultNotFound | InvalidResultUri>
+  /** What is kept now (expired entries are not counted). */
+  readonly size: Effect.Effect<{ readonly entries: number; readonly chars: number }>
+}>()("@mcp-fleet/gateway/ResultStore") {}
+
+/**
+ * Whether a URI is in the store's space (`fleet://results/…`).
+ *
+ * @since 0.1.0
+ * @category predicates
+ */
+export const isResultUri = (uri: string): boolean => uri.startsWith(URI_PREFIX)
+
+const isLowSurrogateAt = (text: string, index: number): boolean => {
+  const code = text.charCodeAt(index)
+  return code >= 0xdc00 && code <= 0xdfff
+}
+
+/** Where a cut at `index` lands, moved back so it never splits a surrogate pair. */
+const safeCut = (text: string, index: number): number =>
+  index > 0 && index < text.length && isLowSurrogateAt(text, index) ? index - 1 : index
+
+const pageStarts = (text: string, pageChars: number): Array<number> => {
+  const starts = [0]
+  let at = 0
+  while (text.length - at > pageChars) {
+    const next = safeCut(text, at + pageChars)
+    // A page of one surrogate pair when pageChars is 1: move forward instead of back.
+    at = next > at ? next : at + 2
+    starts.push(at)
+  }
+  return starts
+}
+
+const base64url = (bytes: Uint8Array): string => {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+  let out = ""
+  let bits = 0
+  let value = 0
+  for (const byte of bytes) {
+    value = (value << 8) | byte
+    bits += 8
+    while (bits >= 6) {
+      bits -= 6
+      out += alphabet[(value >> bits) & 63]
+    }
+  }
+  if (bits > 0) out += alphabet[(value << (6 - bits)) & 63]
+  return out
+}
+
+const ID = /^[A-Za-z0-9_-]{22}$/
+
+const parse = (uri: string): { readonly id: string; readonly page: number } | InvalidResultUri => {
+  const rest = uri.slice(URI_PREFIX.length)
+  const [id = "", query] = rest.split("?", 2)
+  if (!isResultUri(uri) || !ID.test(id)) {
+    return new InvalidResultUri({ uri, reason: `expected ${URI_PREFIX}<22-character id>[?page=<n>]` })
+  }
+  if (query === undefined) return { id, page: 1 }
+  const match = /^page=([1-9][0-9]{0,8})$/.exec(query)
+  if (match === null) return new InvalidResultUri({ uri, reason: "the only query is page=<n>, n from 1" })
+  return { id, page: Number(match[1]) }
+}
+
+const pageUri = (id: string, page: number) => page === 1 ? `${URI_PREFIX}${id}` : `${URI_PREFIX}${id}?page=${page}`
+
+const utf8Length = (text: string): number => new TextEncoder().encode(text).length
+
+/**
+ * Builds the store. Needs `SecureRandom` (`SecureRandom.layerWebCrypto` in an app).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = Effect.fnUntraced(function*(
+  options: Options = {}
+): Effect.fn.Return<ResultStore["Service"], never, SecureRandom.SecureRandom> {
+  const config = resolve(options)
+  const random = yield* SecureRandom.SecureRandom
+  const entries = yield* Ref.make(new Map<string, Entry>())
+
+  /** The map without expired entries and, if `incoming` chars must fit, without the oldest ones. */
+  const prune = (map: Map<string, Entry>, now: number, incoming: number): Map<string, Entry> => {
+    const next = new Map([...map].filter(([, entry]) => entry.expiresAt > now))
+    let chars = [...next.values()].reduce((sum, entry) => sum + entry.text.length, 0)
+    const slots = incoming > 0 ? 1 : 0
+    for (const [id, entry] of next) {
+      if (next.size + slots <= config.maxEntries && chars + incoming <= config.maxChars) break
+      next.delete(id)
+      chars -= entry.text.length
+    }
+    return next
+  }
+
+  const spill = Effect.fn("ResultStore.spill")(function*(result: Protocol.CallToolResult) {
+    const texts: Array<string> = []
+    const others: Array<Protocol.ContentBlock> = []
+    for (const block of result.content) {
+      if (block.type === "text" && typeof block["text"] === "string") texts.push(block["text"])
+      else others.push(block)
+    }
+    const text = texts.join("\n\n")
+    if (text.length <= config.threshold) return result
+    const now = yield* Clock.currentTimeMillis
+    const head = text.slice(0, safeCut(text, config.headChars))
+    const { structuredContent: _dropped, content: _content, ...rest } = result
+    if (text.length > config.maxChars) {
+      const note = `\n\n[mcp-fleet: this result is ${text.length} characters; the first ${head.length} are above. ` +
+        `The rest was not kept: it is larger than the gateway's store (${config.maxChars} characters).]`
+      return { ...rest, content: [{ type: "text", text: head + note }, ...others] }
+    }
+    const id = base64url(yield* random.randomBytes(16))
+    const pages = pageStarts(text, config.pageChars)
+    yield* Ref.update(entries, (map) => {
+      const next = prune(map, now, text.length)
+      next.set(id, { text, expiresAt: now + config.ttlMillis, pages })
+      return next
+    })
+    const uri = pageUri(id, 1)
+    const minutes = Math.round(config.ttlMillis / 60_000)
+    const note = `\n\n[mcp-fleet: this result is ${text.length} characters; the first ${head.length} are above. ` +
+      `The whole text is the resource ${uri}, in ${pages.length} page${
+        pages.length === 1 ? "" : "s"
+      } of up to ${config.pageChars} characters` +
+      (pages.length > 1 ? ` (read ${uri}, then ${uri}?page=2 … ?page=${pages.length})` : "") +
+      `; it is kept ${minutes > 0 ? `${minutes} minutes` : `${Math.round(config.ttlMillis / 1000)} seconds`}.]`
+    const link = {
+      type: "resource_link",
+      uri,
+      name: `result-${id}`,
+      title: "The whole tool result",
+      description: `${text.length} characters in ${pages.length} page(s); read ${uri}?page=<n> for page n.`,
+      mimeType: "text/plain",
+      size: utf8Length(text)
+    }
+    return { ...rest, content: [{ type: "text", text: head + note }, ...others, link] }
+  })
+
+  const read = Effect.fn("ResultStore.read")(function*(uri: string) {
+    const parsed = parse(uri)
+    if (parsed instanceof InvalidResultUri) return yield* parsed
+    const now = yield* Clock.currentTimeMillis
+    const entry = yield* Ref.modify(entries, (map) => {
+      const next = prune(map, now, 0)
+      return [next.get(parsed.id), next] as const
+    })
+    if (entry === undefined) return yield* new ResultNotFound({ uri, ttlMillis: config.ttlMillis })
+    const pages = entry.pages.length
+    if (parsed.page > pages) {
+      return yield* new InvalidResultUri({ uri, reason: `it has ${pages} page${pages === 1 ? "" : "s"}` })
+    }
+    const start = entry.pages[parsed.page - 1]!
+    const end = entry.pages[parsed.page] ?? entry.text.length
+    const result: ProtocolFeatures.ReadResourceResult = {
+      contents: [{ uri, mimeType: "text/plain", text: entry.text.slice(start, end) }],
+      _meta: {
+        "mcp-fleet/page": parsed.page,
+        "mcp-fleet/pages": pages,
+        ...(parsed.page < pages ? { "mcp-fleet/next": pageUri(parsed.id, parsed.page + 1) } : {})
+      }
+    }
+    return result
+  })
+
+  const size = Effect.gen(function*() {
+    const now = yield* Clock.currentTimeMillis
+    const map = yield* Ref.get(entries)
+    const live = [...map.values()].filter((entry) => entry.expiresAt > now)
+    return { entries: live.length, chars: live.reduce((sum, entry) => sum + entry.text.length, 0) }
+  })
+
+  return ResultStore.of({ spill, read, size })
+})
+
+/**
+ * The store as a layer. Needs `SecureRandom`.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options: Options = {}): Layer.Layer<ResultStore, never, SecureRandom.SecureRandom> =>
+  Layer.effect(ResultStore, make(options))
