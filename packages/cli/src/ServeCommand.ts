@@ -13,14 +13,14 @@
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import type { ConfigError, McpConfig } from "@mcp-fleet/config"
-import { McpGateway } from "@mcp-fleet/gateway"
+import { McpGateway, Profiles } from "@mcp-fleet/gateway"
 import { McpManager } from "@mcp-fleet/manager"
 import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
 import * as Console from "effect/Console"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import type * as FileSystem from "effect/FileSystem"
+import * as FileSystem from "effect/FileSystem"
 import * as HttpServer from "effect/http/HttpServer"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -49,6 +49,8 @@ export interface Input {
   readonly http: Option.Option<string>
   readonly profile: Option.Option<string>
   readonly tokenEnv: Option.Option<string>
+  readonly prefix: "always" | "conditional" | "never"
+  readonly profiles: Option.Option<string>
   readonly verbose: boolean
 }
 
@@ -105,6 +107,22 @@ const serveHttp = (address: { readonly host: string; readonly port: number }) =>
     return yield* Effect.never
   })
 
+/** The `--profiles` file, decoded (every problem with its path). */
+const readProfiles = (path: string) =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const text = yield* fs.readFileString(path).pipe(
+      Effect.mapError((error) => new ServeFailed({ reason: `--profiles ${path} cannot be read: ${error.message}` }))
+    )
+    const json = yield* Effect.try({
+      try: (): unknown => JSON.parse(text),
+      catch: () => new ServeFailed({ reason: `--profiles ${path} is not JSON` })
+    })
+    return yield* Profiles.decode(json).pipe(
+      Effect.mapError((error) => new ServeFailed({ reason: `--profiles ${path}: ${error.message}` }))
+    )
+  })
+
 /**
  * The `serve` command.
  *
@@ -144,6 +162,19 @@ export const command: Command.Command<
       ),
       Flag.optional
     ),
+    prefix: Flag.Literals("prefix", ["always", "conditional", "never"]).pipe(
+      Flag.withDescription(
+        "How tool and prompt names are namespaced: always server__tool (the default), conditional (only a name several servers offer), never."
+      ),
+      Flag.withDefault("always" as const)
+    ),
+    profiles: Flag.String("profiles").pipe(
+      Flag.withMetavar("FILE"),
+      Flag.withDescription(
+        "A JSON file of tool filters and named profiles (servers, allow/deny globs, readOnly, pinned tools, search mode); hosts pick a profile with /mcp/<profile> or --profile."
+      ),
+      Flag.optional
+    ),
     verbose: CliFlags.verbose
   },
   Effect.fn("mcp-fleet serve")(function*(input) {
@@ -161,6 +192,11 @@ export const command: Command.Command<
       }
       tokens.push(Redacted.make(value.trim()))
     }
+    const profiles = Option.isNone(input.profiles) ? {} : yield* readProfiles(input.profiles.value)
+    const profile = Option.getOrUndefined(input.profile)
+    if (profile !== undefined && profiles.profiles?.[profile] === undefined) {
+      return yield* new ServeFailed({ reason: `--profile ${profile}: no such profile in the --profiles file` })
+    }
     const file = yield* FleetConfig.load(input.config)
     const diagnostics = Diagnostics.make({ verbose: input.verbose })
     // Long-running: the manager's own reconnection policy, as `status --watch` uses.
@@ -170,14 +206,14 @@ export const command: Command.Command<
       const manager = yield* McpManager.McpManager
       yield* Effect.forkScoped(FleetConfig.follow(input.config, manager, { servers }))
       if (address === undefined) {
-        yield* McpGateway.serveStdio({ profile: Option.getOrUndefined(input.profile) })
+        yield* McpGateway.serveStdio({ profile })
         return
       }
       yield* serveHttp(address)
     })
     yield* program.pipe(
       Effect.scoped,
-      Effect.provide(McpGateway.layerFleet(options, { tokens })),
+      Effect.provide(McpGateway.layerFleet(options, { tokens, prefix: input.prefix, profiles })),
       RemoteHttp.whenRemote(options)
     )
   })

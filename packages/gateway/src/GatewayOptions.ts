@@ -6,16 +6,9 @@
  */
 import * as Duration from "effect/Duration"
 import type * as Redacted from "effect/Redacted"
-
-/**
- * How tool and prompt names are namespaced: `conditional` (the default) prefixes `<server>__` when the fleet has more
- * than one enabled server, `always` always does, `never` never does (a name offered twice then goes to the first
- * server in name order, and the status says so).
- *
- * @since 0.1.0
- * @category options
- */
-export type PrefixPolicy = "always" | "conditional" | "never"
+import type * as NameTable from "./NameTable.ts"
+import type * as Profiles from "./Profiles.ts"
+import type * as ResultStore from "./ResultStore.ts"
 
 /**
  * @since 0.1.0
@@ -26,10 +19,15 @@ export interface GatewayOptions {
   readonly serverInfo?: { readonly name: string; readonly version: string } | undefined
   /** `instructions` sent to hosts (2025 era: `initialize`; 2026-07-28: `server/discover`). Default: none. */
   readonly instructions?: string | undefined
-  /** Default `conditional`. */
-  readonly prefix?: PrefixPolicy | undefined
-  /** Between a server's name and its tool's. Default `__`. */
-  readonly separator?: string | undefined
+  /**
+   * How tool and prompt names are namespaced (`NameTable`): `always` (the default) `server__tool`, `conditional` the
+   * bare name unless several servers offer it, `never` the bare name (a shared one goes to the first server).
+   */
+  readonly prefix?: NameTable.Policy | undefined
+  /** The key hosts are configured with for the gateway (their tool-name prefix, `HostLimits`). Default `mcp-fleet`. */
+  readonly hostKey?: string | undefined
+  /** A name-length limit per `clientInfo.name`, winning over `HostLimits`' rules. Default none. */
+  readonly nameLengths?: Readonly<Record<string, number>> | undefined
   /**
    * How long a server that stopped being ready keeps its tools, prompts and resources listed; calls to them answer at
    * once with the manager's explanation. Default 60 seconds.
@@ -61,8 +59,14 @@ export interface GatewayOptions {
   readonly allowedHosts?: ReadonlyArray<string> | undefined
   /** How long shutdown waits for calls in flight before the fleet is closed. Default 10 seconds. */
   readonly drainTimeout?: Duration.Input | undefined
-  /** Named profiles: which servers each exposes (`/mcp/<name>` over HTTP, `--profile` over stdio). Default none. */
-  readonly profiles?: Readonly<Record<string, { readonly servers: ReadonlyArray<string> }>> | undefined
+  /**
+   * Filters and named profiles (`Profiles`: servers, allow/deny globs, read-only, pinned tools, search mode); a host
+   * picks a profile by path (`/mcp/<profile>`) or `--profile`. Default: every tool of every server, search mode past
+   * 40 tools.
+   */
+  readonly profiles?: Profiles.ProfilesConfig | undefined
+  /** Large tool results (`ResultStore`): what is spilled to `fleet://results/…`, and for how long. */
+  readonly results?: ResultStore.Options | undefined
 }
 
 /**
@@ -74,8 +78,9 @@ export interface GatewayOptions {
 export interface Resolved {
   readonly serverInfo: { readonly name: string; readonly version: string }
   readonly instructions: string | undefined
-  readonly prefix: PrefixPolicy
-  readonly separator: string
+  readonly prefix: NameTable.Policy
+  readonly hostKey: string
+  readonly nameLengths: Readonly<Record<string, number>>
   readonly graceMs: number
   readonly listChangedDelayMs: number
   readonly maxSessions: number
@@ -87,7 +92,8 @@ export interface Resolved {
   readonly allowedOrigins: ReadonlyArray<string>
   readonly allowedHosts: ReadonlyArray<string>
   readonly drainMs: number
-  readonly profiles: Readonly<Record<string, { readonly servers: ReadonlyArray<string> }>>
+  readonly profiles: Profiles.ProfilesConfig
+  readonly results: ResultStore.Options
 }
 
 const millis = (input: Duration.Input | undefined, fallback: number): number => {
@@ -108,8 +114,9 @@ const positive = (n: number | undefined, fallback: number): number =>
 export const resolve = (options: GatewayOptions = {}): Resolved => ({
   serverInfo: options.serverInfo ?? { name: "mcp-fleet", version: "0.1.0" },
   instructions: options.instructions,
-  prefix: options.prefix ?? "conditional",
-  separator: options.separator ?? "__",
+  prefix: options.prefix ?? "always",
+  hostKey: options.hostKey ?? "mcp-fleet",
+  nameLengths: options.nameLengths ?? {},
   graceMs: millis(options.gracePeriod, 60_000),
   listChangedDelayMs: millis(options.listChangedDelay, 100),
   maxSessions: positive(options.maxSessions, 256),
@@ -121,5 +128,6 @@ export const resolve = (options: GatewayOptions = {}): Resolved => ({
   allowedOrigins: options.allowedOrigins ?? [],
   allowedHosts: options.allowedHosts ?? [],
   drainMs: millis(options.drainTimeout, 10_000),
-  profiles: options.profiles ?? {}
+  profiles: options.profiles ?? {},
+  results: options.results ?? {}
 })

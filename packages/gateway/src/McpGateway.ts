@@ -27,6 +27,7 @@
 import type { ManagerOptions } from "@mcp-fleet/manager"
 import { McpManager } from "@mcp-fleet/manager"
 import * as Context from "effect/Context"
+import * as SecureRandom from "effect/crypto/SecureRandom"
 import * as Effect from "effect/Effect"
 import * as HttpServer from "effect/http/HttpServer"
 import * as Layer from "effect/Layer"
@@ -35,6 +36,7 @@ import type * as Scope from "effect/Scope"
 import type * as Stdio from "effect/Stdio"
 import type { GatewayOptions } from "./GatewayOptions.ts"
 import * as Options from "./GatewayOptions.ts"
+import * as ResultStore from "./ResultStore.ts"
 import * as Engine from "./server/Engine.ts"
 import * as Http from "./server/Http.ts"
 import * as Router from "./server/Router.ts"
@@ -90,7 +92,9 @@ export const layer = (
     Effect.gen(function*() {
       const manager = yield* McpManager.McpManager
       const router = yield* GatewayRouter
-      const engine = yield* Engine.make(manager, router, Options.resolve(options))
+      const resolved = Options.resolve(options)
+      const store = yield* ResultStore.make(resolved.results).pipe(Effect.provide(SecureRandom.layerWebCrypto))
+      const engine = yield* Engine.make(manager, router, store, resolved)
       return McpGateway.of({ status: engine.status, ready: engine.ready, stats: engine.stats, engine })
     })
   )

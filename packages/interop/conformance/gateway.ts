@@ -1,6 +1,6 @@
 /**
- * A conformance target: `mcp-fleet serve --http 127.0.0.1:0` in front of the fixture upstream, the fleet's only
- * server (so names are not prefixed). Prints the gateway's `{"url":…}` line on stdout once it listens; SIGTERM stops
+ * A conformance target: `mcp-fleet serve --http 127.0.0.1:0 --prefix conditional` in front of the fixture upstream,
+ * the fleet's only server (so no name is prefixed: none is offered twice). Prints the gateway's `{"url":…}` line on stdout once it listens; SIGTERM stops
  * the gateway, then the upstream.
  *
  *   node conformance/gateway.ts link=http    # the upstream served over HTTP (servers/conformance-upstream.mjs)
@@ -55,7 +55,16 @@ if (link === "stdio") {
 }
 const config = Path.join(dir, "mcp.json")
 writeFileSync(config, JSON.stringify({ mcpServers: { upstream } }))
-const gateway = spawn(process.execPath, [cli, "serve", "--config", config, "--http", "127.0.0.1:0"], {
+const gateway = spawn(process.execPath, [
+  cli,
+  "serve",
+  "--config",
+  config,
+  "--http",
+  "127.0.0.1:0",
+  "--prefix",
+  "conditional"
+], {
   stdio: ["ignore", "pipe", "inherit"]
 })
 children.push(gateway)

@@ -73,7 +73,7 @@ const pairing = (era: Era, link: Era) =>
     Layer.provideMerge(
       McpGateway.layerFleet({
         servers: { upstream: { command: process.execPath, args: [fixture, "stdio"], client: { protocol: link } } }
-      })
+      }, { prefix: "conditional" })
     ),
     Layer.provideMerge(NodeHttpServer.layer(() => createServer(), { port: 0, host: "127.0.0.1" })),
     Layer.provide(NodeHttpClient.layerUndici),
@@ -87,7 +87,7 @@ for (const era of ["legacy", "modern"] as const) {
   for (const link of ["legacy", "modern"] as const) {
     describe(`host ${era}, upstream ${link}`, { timeout: 60_000 }, () => {
       layer(pairing(era, link), { timeout: 60_000 })((it) => {
-        it.effect("tools/list: the upstream's tools under their own names (one server: no prefix), and fleet_status", () =>
+        it.effect("tools/list: the upstream's tools under their own names (conditional prefix, one server), and fleet_status", () =>
           Effect.gen(function*() {
             const host = yield* Host
             const names = (yield* host.listTools()).tools.map((tool) => tool.name)

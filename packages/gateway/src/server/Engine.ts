@@ -10,17 +10,25 @@
 import type { McpManager, ServerHealth } from "@mcp-fleet/manager"
 import { StatusText } from "@mcp-fleet/manager"
 import type { Features, McpClient, ProtocolFeatures } from "@mcp-fleet/transport"
-import { McpError } from "@mcp-fleet/transport"
+import { McpError, Protocol } from "@mcp-fleet/transport"
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
+import * as PubSub from "effect/PubSub"
+import * as Schema from "effect/Schema"
 import * as Scope from "effect/Scope"
 import * as Semaphore from "effect/Semaphore"
 import * as Stream from "effect/Stream"
 import type { Resolved } from "../GatewayOptions.ts"
+import * as HostLimits from "../HostLimits.ts"
+import * as ListChanges from "../ListChanges.ts"
+import * as Profiles from "../Profiles.ts"
+import * as ResourceRoutes from "../ResourceRoutes.ts"
+import * as ResultStore from "../ResultStore.ts"
+import * as ToolSearch from "../ToolSearch.ts"
 import type * as Calls from "./Calls.ts"
 import * as Fanout from "./Fanout.ts"
 import type { Exchange, Host } from "./Host.ts"
@@ -29,6 +37,7 @@ import * as Rounds from "./Rounds.ts"
 import type { Router } from "./Router.ts"
 import * as Rpc from "./Rpc.ts"
 import * as Surface from "./Surface.ts"
+import * as View from "./View.ts"
 
 /** The protocol versions a 2025-era host may speak with the gateway, newest first. */
 export const LEGACY_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
@@ -65,8 +74,10 @@ export interface Engine {
   readonly ready: () => boolean
   /** The status text (`fleet_status`, `fleet://status`). */
   readonly status: () => string
-  /** The `inputSchema` of the tool hosts call `name` (its `Mcp-Param-*` headers are checked against it). */
-  readonly toolInputSchema: (name: unknown) => unknown
+  /** The `inputSchema` of the tool `host` calls `name` (its `Mcp-Param-*` headers are checked against it). */
+  readonly toolInputSchema: (host: Host, name: unknown) => unknown
+  /** Whether a profile of this name is configured. */
+  readonly hasProfile: (name: string) => boolean
   /** Counts, for the status and the operator. */
   readonly stats: () => { readonly hosts: number; readonly listeners: number; readonly calls: number }
   /** Stop taking calls, then wait (at most the drain timeout) for the ones in flight. */
@@ -86,6 +97,7 @@ interface Subscription {
 }
 
 const isRecord = Rpc.isRecord
+const decodeCallResult = Schema.decodeUnknownExit(Protocol.CallToolResult)
 
 /** The `_meta` keys of the 2026-07-28 envelope, which are the host's and not forwarded as they are. */
 const ENVELOPE = new Set([
@@ -104,10 +116,12 @@ const SERVER_INFO_META = "io.modelcontextprotocol/serverInfo"
 export const make: (
   manager: McpManager.McpManager["Service"],
   router: Router,
+  store: ResultStore.ResultStore["Service"],
   options: Resolved
 ) => Effect.Effect<Engine, never, Scope.Scope> = Effect.fnUntraced(function*(
   manager: McpManager.McpManager["Service"],
   router: Router,
+  store: ResultStore.ResultStore["Service"],
   options: Resolved
 ) {
   const scope = yield* Scope.Scope
@@ -118,28 +132,28 @@ export const make: (
   let surface = Surface.build(
     { healths: [], tools: [], prompts: [], resources: [], templates: [], now: 0 },
     Surface.emptyMemory,
-    surfaceOptions(options)
+    { graceMs: options.graceMs }
   ).surface
   let memory: Surface.Memory = Surface.emptyMemory
-  let announced = surface.fingerprints
-  let flushing = false
-  const changed = new Set<Fanout.ListKind>()
+  let routes = ResourceRoutes.make([], [])
+  /** One view per (profile, name-length limit), until the surface changes. */
+  const views = new Map<string, View.View>()
+  const refreshed = yield* PubSub.sliding<void>(1)
   let expiryTimer: Fiber.Fiber<void> | undefined
   let draining = false
   const watched = new Map<string, Watched>()
   const subscriptions = new Map<string, Subscription>()
   const suspended = new Map<string, Rounds.Suspended>()
 
-  // ---------------------------------------------------------------------------------------------------------------
-  // The surface: rebuilt on every fleet change, announced (coalesced) when a list really changed.
+  // The profiles, resolved once: the default one and each named one.
+  const profiles = new Map<string, Profiles.Resolved>()
+  for (const name of [undefined, ...Object.keys(options.profiles.profiles ?? {})]) {
+    const resolved = yield* Effect.orDie(Profiles.select(options.profiles, name))
+    profiles.set(name ?? "", resolved)
+  }
 
-  const flush = Effect.gen(function*() {
-    yield* Effect.sleep(options.listChangedDelayMs)
-    flushing = false
-    const kinds = [...changed]
-    changed.clear()
-    if (kinds.length > 0) fanout.listsChanged(kinds)
-  })
+  // ---------------------------------------------------------------------------------------------------------------
+  // The surface: rebuilt on every fleet change; hosts hear of a list that really changed (`ListChanges`).
 
   const refresh: Effect.Effect<void> = lock.withPermits(1)(Effect.gen(function*() {
     const now = yield* Clock.currentTimeMillis
@@ -153,19 +167,17 @@ export const make: (
         now
       },
       memory,
-      surfaceOptions(options)
+      { graceMs: options.graceMs }
     )
     surface = built.surface
     memory = built.memory
-    const next = surface.fingerprints
-    if (next.tools !== announced.tools) changed.add("tools")
-    if (next.prompts !== announced.prompts) changed.add("prompts")
-    if (next.resources !== announced.resources) changed.add("resources")
-    announced = next
-    if (changed.size > 0 && !flushing) {
-      flushing = true
-      yield* Effect.forkIn(flush, scope)
-    }
+    routes = ResourceRoutes.make(
+      surface.resources.map((r) => ({ server: r.server, resource: r.item })),
+      surface.templates.map((t) => ({ server: t.server, template: t.item })),
+      surface.servers.length === 1 ? { fallback: surface.servers[0] } : {}
+    )
+    views.clear()
+    yield* PubSub.publish(refreshed, undefined)
     if (expiryTimer !== undefined) yield* Fiber.interrupt(expiryTimer)
     expiryTimer = surface.nextExpiry === undefined
       ? undefined
@@ -194,14 +206,46 @@ export const make: (
 
   yield* manager.snapshots.pipe(Stream.runForEach(() => refresh), Effect.forkIn(scope))
   yield* manager.catalogChanges.pipe(Stream.runForEach(() => refresh), Effect.forkIn(scope))
+  yield* ListChanges.watch({
+    triggers: Stream.fromPubSub(refreshed),
+    read: Effect.sync(() => ({
+      tools: surface.tools.map((t) => ({ ...t.item, name: `${t.server}/${t.item.name}` })),
+      resources: surface.resources.map((r) => r.item),
+      resourceTemplates: surface.templates.map((t) => t.item),
+      prompts: surface.prompts.map((p) => ({ ...p.item, name: `${p.server}/${p.item.name}` }))
+    })),
+    window: options.listChangedDelayMs
+  }).pipe(
+    Stream.runForEach((kinds) => Effect.sync(() => fanout.listsChanged(kinds))),
+    Effect.forkIn(scope)
+  )
 
   // ---------------------------------------------------------------------------------------------------------------
   // Helpers.
 
-  const allowed = (host: Host, server: string) => {
-    if (host.profile === undefined) return true
-    const profile = options.profiles[host.profile]
-    return profile !== undefined && profile.servers.includes(server)
+  /** The host's view: its profile's tools under names its limit allows. */
+  const viewFor = (host: Host): View.View => {
+    const profile = profiles.get(host.profile ?? "") ?? profiles.get("")!
+    const maxLength = HostLimits.forClient(host.clientInfo, {
+      hostKey: options.hostKey,
+      overrides: options.nameLengths
+    }).maxLength
+    const key = `${host.profile ?? ""}\u0000${maxLength}`
+    const existing = views.get(key)
+    if (existing !== undefined) return existing
+    const view = View.make(surface, profile, { policy: options.prefix, maxLength, own: [statusTool] })
+    views.set(key, view)
+    return view
+  }
+
+  const allowed = (host: Host, server: string) => viewFor(host).includes(server)
+
+  /** Where a URI goes for `host`: the server and the URI it knows, or `undefined`. */
+  const routeFor = (host: Host, uri: string) => {
+    const route = routes.route(uri)
+    return route === undefined || !allowed(host, route.server)
+      ? undefined
+      : { ...route, offline: surface.offline.has(route.server) }
   }
 
   const modern = (host: Host) => host.era === "modern"
@@ -230,12 +274,14 @@ export const make: (
   const health = (server: string): ServerHealth.ServerHealth | undefined =>
     manager.health().find((h) => h.name === server)
 
+  const defaultView = () =>
+    viewFor(HostModule.make({ id: "status", era: "legacy", transport: "stdio", protocolVersion: LEGACY_VERSIONS[0]! }))
+
   const statusText = () => {
     const { calls, hosts, listeners } = stats()
     const lines = [manager.statusLines()]
-    if (surface.collisions.length > 0) {
-      lines.push(`Name collisions (${surface.collisions.length}):`, ...surface.collisions.map((c) => `  ${c}`))
-    }
+    const notes = [...routes.collisions.map(ResourceRoutes.describe), ...defaultView().notes]
+    if (notes.length > 0) lines.push(`gateway notes (${notes.length}):`, ...notes.map((note) => `  ${note}`))
     lines.push(`gateway: ${hosts} host session(s), ${listeners} listen stream(s), ${calls} call(s) in flight`)
     return lines.join("\n")
   }
@@ -430,7 +476,7 @@ export const make: (
 
   const subscriptionKey = (server: string, uri: string) => `${server}\u0000${uri}`
 
-  const acquire = (server: string, uri: string): Effect.Effect<void, Rpc.RpcError> =>
+  const acquire = (server: string, uri: string, exposed: string): Effect.Effect<void, Rpc.RpcError> =>
     lock.withPermits(1)(Effect.gen(function*() {
       const key = subscriptionKey(server, uri)
       const existing = subscriptions.get(key)
@@ -446,7 +492,7 @@ export const make: (
         Stream.runForEach((update) =>
           Effect.sync(() => {
             const { uri: _, ...rest } = update
-            fanout.resourceUpdated(uri, rest)
+            fanout.resourceUpdated(exposed, rest)
           })
         ),
         Effect.forkIn(scope)
@@ -498,6 +544,35 @@ export const make: (
       : Effect.fail(Rpc.error(Rpc.INVALID_PARAMS, `${method} needs params.${key} (a string)`))
   }
 
+  /** A call of the tool the host knows as `name`: offline ones answered at once, large results spilled. */
+  const callTool = (
+    exchange: Exchange,
+    params: Readonly<Record<string, unknown>>,
+    name: string,
+    args: unknown
+  ): Effect.Effect<unknown, Rpc.RpcError> =>
+    Effect.gen(function*() {
+      const tool = viewFor(exchange.host).tool(name)
+      if (tool === undefined) return yield* Rpc.error(Rpc.INVALID_PARAMS, `Unknown tool: ${name}`)
+      if (tool.offline) return shaped(exchange.host, isError(unavailableText(`The tool ${name}`, tool.server)))
+      const upstreamParams = { ...params, name: tool.tool.name, ...(args === undefined ? {} : { arguments: args }) }
+      const result = yield* callUpstream(exchange, tool.server, "tools/call", upstreamParams, name).pipe(
+        // The model reads why a call failed: a transport failure is an isError result, not a protocol error.
+        Effect.catchIf(
+          (error) => error.code === Rpc.INTERNAL_ERROR,
+          (error) => Effect.succeed(shaped(exchange.host, isError(error.message)))
+        )
+      )
+      return yield* spill(result)
+    })
+
+  /** A complete tool result over the store's threshold becomes its head and a link to the whole. */
+  const spill = (result: unknown): Effect.Effect<unknown> => {
+    if (!isRecord(result) || result["resultType"] === "input_required") return Effect.succeed(result)
+    const decoded = decodeCallResult(result)
+    return Exit.isSuccess(decoded) ? store.spill(decoded.value) : Effect.succeed(result)
+  }
+
   const methods: Record<
     string,
     (exchange: Exchange, params: Readonly<Record<string, unknown>>) => Effect.Effect<unknown, Rpc.RpcError>
@@ -539,56 +614,53 @@ export const make: (
           return {}
         })
         : Effect.fail(Rpc.error(Rpc.INVALID_PARAMS, "logging/setLevel needs a known level")),
-    "tools/list": (exchange) =>
-      Effect.sync(() =>
-        listResult(exchange.host, "tools", [
-          ...surface.tools.filter((t) => allowed(exchange.host, t.server)).map((t) => ({ ...t.tool, name: t.name })),
-          statusTool
-        ])
-      ),
+    "tools/list": (exchange) => Effect.sync(() => listResult(exchange.host, "tools", viewFor(exchange.host).listed)),
     "tools/call": (exchange, params) =>
       Effect.gen(function*() {
         const name = yield* param(params, "name", "tools/call")
+        const view = viewFor(exchange.host)
         if (name === STATUS_TOOL) {
           return shaped(exchange.host, { content: [{ type: "text", text: statusText() }] })
         }
-        const tool = surface.toolByName.get(name)
-        if (tool === undefined || !allowed(exchange.host, tool.server)) {
-          return yield* Rpc.error(Rpc.INVALID_PARAMS, `Unknown tool: ${name}`)
-        }
-        if (tool.offline) return shaped(exchange.host, isError(unavailableText(`The tool ${name}`, tool.server)))
-        return yield* callUpstream(exchange, tool.server, "tools/call", { ...params, name: tool.upstream }, name).pipe(
-          // The model reads why a call failed: a transport failure is an isError result, not a protocol error.
-          Effect.catchIf(
-            (error) => error.code === Rpc.INTERNAL_ERROR,
-            (error) => Effect.succeed(shaped(exchange.host, isError(error.message)))
+        if (view.search !== undefined && name === ToolSearch.SEARCH_TOOLS) {
+          const query = yield* ToolSearch.decodeSearchArguments(params["arguments"]).pipe(
+            Effect.mapError((error) => Rpc.error(Rpc.INVALID_PARAMS, error.message))
           )
-        )
+          return shaped(exchange.host, ToolSearch.render(view.search.search(query.query, query)))
+        }
+        if (view.search !== undefined && name === ToolSearch.CALL_TOOL) {
+          const call = yield* ToolSearch.decodeCallArguments(params["arguments"]).pipe(
+            Effect.mapError((error) => Rpc.error(Rpc.INVALID_PARAMS, error.message))
+          )
+          return yield* callTool(exchange, params, call.name, call.arguments ?? {})
+        }
+        return yield* callTool(exchange, params, name, params["arguments"])
       }),
     "prompts/list": (exchange) =>
       Effect.sync(() =>
         listResult(
           exchange.host,
           "prompts",
-          surface.prompts.filter((p) => allowed(exchange.host, p.server)).map((p) => ({ ...p.prompt, name: p.name }))
+          viewFor(exchange.host).prompts.map((p) => ({ ...p.prompt, name: p.exposed }))
         )
       ),
     "prompts/get": (exchange, params) =>
       Effect.gen(function*() {
         const name = yield* param(params, "name", "prompts/get")
-        const prompt = surface.promptByName.get(name)
-        if (prompt === undefined || !allowed(exchange.host, prompt.server)) {
-          return yield* Rpc.error(Rpc.INVALID_PARAMS, `Unknown prompt: ${name}`)
-        }
+        const prompt = viewFor(exchange.host).prompt(name)
+        if (prompt === undefined) return yield* Rpc.error(Rpc.INVALID_PARAMS, `Unknown prompt: ${name}`)
         if (prompt.offline) {
           return yield* Rpc.error(Rpc.INTERNAL_ERROR, unavailableText(`The prompt ${name}`, prompt.server))
         }
-        return yield* callUpstream(exchange, prompt.server, "prompts/get", { ...params, name: prompt.upstream }, name)
+        return yield* callUpstream(exchange, prompt.server, "prompts/get", {
+          ...params,
+          name: prompt.prompt.name
+        }, name)
       }),
     "resources/list": (exchange) =>
       Effect.sync(() =>
         listResult(exchange.host, "resources", [
-          ...surface.resources.filter((r) => allowed(exchange.host, r.server)).map((r) => r.resource),
+          ...routes.resources.filter((r) => allowed(exchange.host, r.server)).map((r) => r.resource),
           statusResource
         ])
       ),
@@ -597,24 +669,27 @@ export const make: (
         listResult(
           exchange.host,
           "resourceTemplates",
-          surface.templates.filter((t) => allowed(exchange.host, t.server)).map((t) => t.template)
+          routes.templates.filter((t) => allowed(exchange.host, t.server)).map((t) => t.template)
         )
       ),
     "resources/read": (exchange, params) =>
       Effect.gen(function*() {
         const uri = yield* param(params, "uri", "resources/read")
-        if (uri === STATUS_URI) {
-          const result = { contents: [{ uri, mimeType: "text/plain", text: statusText() }] }
-          return modern(exchange.host) ? { ...result, resultType: "complete", ttlMs: 0, cacheScope: "private" } : result
+        const cached = (result: Record<string, unknown>) =>
+          modern(exchange.host) ? { ...result, resultType: "complete", ttlMs: 0, cacheScope: "private" } : result
+        if (uri === STATUS_URI) return cached({ contents: [{ uri, mimeType: "text/plain", text: statusText() }] })
+        if (ResultStore.isResultUri(uri)) {
+          const page = yield* store.read(uri).pipe(
+            Effect.mapError((error) => Rpc.error(Rpc.RESOURCE_NOT_FOUND, error.message, { uri }))
+          )
+          return cached(page)
         }
-        const route = Surface.routeUri(surface, uri)
-        if (route === undefined || !allowed(exchange.host, route.server)) {
-          return yield* Rpc.error(Rpc.RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri })
-        }
+        const route = routeFor(exchange.host, uri)
+        if (route === undefined) return yield* Rpc.error(Rpc.RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri })
         if (route.offline) {
           return yield* Rpc.error(Rpc.INTERNAL_ERROR, unavailableText(`The resource ${uri}`, route.server))
         }
-        const result = yield* callUpstream(exchange, route.server, "resources/read", params, uri)
+        const result = yield* callUpstream(exchange, route.server, "resources/read", { ...params, uri: route.uri }, uri)
         return modern(exchange.host) && isRecord(result) && result["resultType"] === "complete" && !("ttlMs" in result)
           ? { ...result, ttlMs: 0, cacheScope: "private" }
           : result
@@ -624,11 +699,9 @@ export const make: (
         const uri = yield* param(params, "uri", "resources/subscribe")
         const host = exchange.host
         if (host.subscriptions.has(uri) || uri === STATUS_URI) return {}
-        const route = Surface.routeUri(surface, uri)
-        if (route === undefined || !allowed(host, route.server)) {
-          return yield* Rpc.error(Rpc.RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri })
-        }
-        yield* acquire(route.server, uri)
+        const route = routeFor(host, uri)
+        if (route === undefined) return yield* Rpc.error(Rpc.RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri })
+        yield* acquire(route.server, route.uri, uri)
         host.subscriptions.add(uri)
         return {}
       }),
@@ -637,8 +710,8 @@ export const make: (
         const uri = yield* param(params, "uri", "resources/unsubscribe")
         const host = exchange.host
         if (!host.subscriptions.delete(uri)) return {}
-        const route = Surface.routeUri(surface, uri)
-        if (route !== undefined) yield* release(route.server, uri)
+        const route = routes.route(uri)
+        if (route !== undefined) yield* release(route.server, route.uri)
         return {}
       }),
     "completion/complete": (exchange, params) =>
@@ -646,24 +719,26 @@ export const make: (
         const ref = params["ref"]
         if (!isRecord(ref)) return yield* Rpc.error(Rpc.INVALID_PARAMS, "completion/complete needs params.ref")
         if (ref["type"] === "ref/prompt" && typeof ref["name"] === "string") {
-          const prompt = surface.promptByName.get(ref["name"])
-          if (prompt === undefined || !allowed(exchange.host, prompt.server)) {
-            return yield* Rpc.error(Rpc.INVALID_PARAMS, `Unknown prompt: ${ref["name"]}`)
-          }
+          const prompt = viewFor(exchange.host).prompt(ref["name"])
+          if (prompt === undefined) return yield* Rpc.error(Rpc.INVALID_PARAMS, `Unknown prompt: ${ref["name"]}`)
           return shaped(
             exchange.host,
             yield* forward(exchange, prompt.server, "completion/complete", {
               ...params,
-              ref: { ...ref, name: prompt.upstream }
+              ref: { ...ref, name: prompt.prompt.name }
             }, undefined)
           )
         }
         if (ref["type"] === "ref/resource" && typeof ref["uri"] === "string") {
-          const route = Surface.routeUri(surface, ref["uri"])
-          if (route === undefined || !allowed(exchange.host, route.server)) {
-            return yield* Rpc.error(Rpc.INVALID_PARAMS, `Unknown resource: ${ref["uri"]}`)
-          }
-          return shaped(exchange.host, yield* forward(exchange, route.server, "completion/complete", params, undefined))
+          const route = routeFor(exchange.host, ref["uri"])
+          if (route === undefined) return yield* Rpc.error(Rpc.INVALID_PARAMS, `Unknown resource: ${ref["uri"]}`)
+          return shaped(
+            exchange.host,
+            yield* forward(exchange, route.server, "completion/complete", {
+              ...params,
+              ref: { ...ref, uri: route.uri }
+            }, undefined)
+          )
         }
         return yield* Rpc.error(Rpc.INVALID_PARAMS, "completion/complete needs a ref/prompt or ref/resource")
       })
@@ -704,11 +779,11 @@ export const make: (
       const held: Array<{ server: string; uri: string }> = []
       yield* Effect.addFinalizer(() => Effect.forEach(held, ({ server, uri }) => release(server, uri)))
       for (const uri of asked) {
-        const route = Surface.routeUri(surface, uri)
-        if (route === undefined || !allowed(exchange.host, route.server)) continue
-        const acquired = yield* Effect.exit(acquire(route.server, uri))
+        const route = routeFor(exchange.host, uri)
+        if (route === undefined) continue
+        const acquired = yield* Effect.exit(acquire(route.server, route.uri, uri))
         if (Exit.isSuccess(acquired)) {
-          held.push({ server: route.server, uri })
+          held.push({ server: route.server, uri: route.uri })
           uris.add(uri)
         }
       }
@@ -757,8 +832,8 @@ export const make: (
       const uris = [...host.subscriptions]
       host.subscriptions.clear()
       for (const uri of uris) {
-        const route = Surface.routeUri(surface, uri)
-        if (route !== undefined) yield* release(route.server, uri)
+        const route = routes.route(uri)
+        if (route !== undefined) yield* release(route.server, route.uri)
       }
     })
 
@@ -781,17 +856,10 @@ export const make: (
     detach,
     ready: () => manager.health().every((h) => h.state !== "starting"),
     status: statusText,
-    toolInputSchema: (name) => typeof name === "string" ? surface.toolByName.get(name)?.tool.inputSchema : undefined,
+    toolInputSchema: (host, name) => typeof name === "string" ? viewFor(host).tool(name)?.tool.inputSchema : undefined,
+    hasProfile: (name) => profiles.has(name),
     stats,
     drain
   }
   return engine
-})
-
-const surfaceOptions = (options: Resolved): Surface.Options => ({
-  prefix: options.prefix,
-  separator: options.separator,
-  graceMs: options.graceMs,
-  reservedTools: [STATUS_TOOL],
-  reservedUris: [STATUS_URI]
 })

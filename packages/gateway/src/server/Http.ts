@@ -328,8 +328,9 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
           }
           const envelope = Modern.envelope(message.params)
           if (envelope instanceof Rpc.RpcError) return errorResponse(400, id, envelope)
+          const host = Incoming.modernHost(envelope, { transport: "http", profile })
           const inputSchema = message.method === "tools/call"
-            ? engine.toolInputSchema(Rpc.isRecord(message.params) ? message.params["name"] : undefined)
+            ? engine.toolInputSchema(host, Rpc.isRecord(message.params) ? message.params["name"] : undefined)
             : undefined
           const mismatch = Modern.checkHeaders(
             header,
@@ -339,7 +340,6 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
             inputSchema
           )
           if (mismatch !== undefined) return errorResponse(400, id, mismatch)
-          const host = Incoming.modernHost(envelope, { transport: "http", profile })
           if (message._tag === "Notification") {
             yield* engine.notification(host, message.method, message.params)
             return HttpServerResponse.empty({ status: 202 })
@@ -484,7 +484,7 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
       const match = /^\/mcp(?:\/([^/]+))?\/?$/.exec(path)
       if (match === null) return HttpServerResponse.text("Not Found", { status: 404 })
       const profile = match[1] === undefined ? undefined : decodeURIComponent(match[1])
-      if (profile !== undefined && !Object.hasOwn(options.profiles, profile)) {
+      if (profile !== undefined && !engine.hasProfile(profile)) {
         return HttpServerResponse.text(`Not Found: no profile ${profile}`, { status: 404 })
       }
       switch (request.method) {
