@@ -93,7 +93,10 @@ const serveHttp = (address: { readonly host: string; readonly port: number }) =>
   Effect.gen(function*() {
     // Slow clients are cut off: headers within 15 s, a whole request body within 60 s (Node's timers).
     const server = yield* Layer.build(
-      NodeHttpServer.layer(() => createServer({ headersTimeout: 15_000, requestTimeout: 60_000 }), address)
+      NodeHttpServer.layer(
+        () => createServer({ headersTimeout: 15_000, requestTimeout: 60_000, connectionsCheckingInterval: 5_000 }),
+        address
+      )
     ).pipe(Effect.mapError((error) =>
       new ServeFailed({ reason: `cannot listen on ${address.host}:${address.port}: ${error.message}` })
     ))

@@ -71,8 +71,8 @@ export class McpGateway extends Context.Service<McpGateway, {
   readonly status: () => string
   /** Every enabled server has settled (none is still starting): what `/readyz` says. */
   readonly ready: () => boolean
-  /** Connected 2025-era hosts, open listen streams, calls in flight. */
-  readonly stats: () => { readonly hosts: number; readonly listeners: number; readonly calls: number }
+  /** Connected 2025-era hosts, HTTP sessions, open listen streams, calls in flight. */
+  readonly stats: () => Engine.Stats
   /** The engine the fronts serve (internal). */
   readonly engine: Engine.Engine
 }>()("@mcp-fleet/gateway/McpGateway") {}

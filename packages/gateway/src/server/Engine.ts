@@ -79,9 +79,23 @@ export interface Engine {
   /** Whether a profile of this name is configured. */
   readonly hasProfile: (name: string) => boolean
   /** Counts, for the status and the operator. */
-  readonly stats: () => { readonly hosts: number; readonly listeners: number; readonly calls: number }
+  readonly stats: () => Stats
+  /** The HTTP front says how to count its 2025-era sessions (open ones, initialized or not). */
+  readonly countSessions: (count: () => number) => void
   /** Stop taking calls, then wait (at most the drain timeout) for the ones in flight. */
   readonly drain: Effect.Effect<void>
+}
+
+/** What the gateway holds now. */
+export interface Stats {
+  /** 2025-era hosts that finished `initialize` (they hear list changes). */
+  readonly hosts: number
+  /** 2025-era HTTP sessions open (initialized or not). */
+  readonly sessions: number
+  /** Open `subscriptions/listen` streams. */
+  readonly listeners: number
+  /** Host calls in flight upstream. */
+  readonly calls: number
 }
 
 interface Watched {
@@ -278,15 +292,23 @@ export const make: (
     viewFor(HostModule.make({ id: "status", era: "legacy", transport: "stdio", protocolVersion: LEGACY_VERSIONS[0]! }))
 
   const statusText = () => {
-    const { calls, hosts, listeners } = stats()
+    const { calls, hosts, listeners, sessions } = stats()
     const lines = [manager.statusLines()]
     const notes = [...routes.collisions.map(ResourceRoutes.describe), ...defaultView().notes]
     if (notes.length > 0) lines.push(`gateway notes (${notes.length}):`, ...notes.map((note) => `  ${note}`))
-    lines.push(`gateway: ${hosts} host session(s), ${listeners} listen stream(s), ${calls} call(s) in flight`)
+    lines.push(
+      `gateway: ${hosts} host(s) connected, ${sessions} HTTP session(s), ${listeners} listen stream(s), ${calls} call(s) in flight`
+    )
     return lines.join("\n")
   }
 
-  const stats = () => ({ hosts: fanout.hosts().length, listeners: fanout.listeners(), calls: inFlight.size() })
+  let sessions = () => 0
+  const stats = (): Stats => ({
+    hosts: fanout.hosts().length,
+    sessions: sessions(),
+    listeners: fanout.listeners(),
+    calls: inFlight.size()
+  })
 
   /** Why a server's item cannot be used now, as the model should read it. */
   const unavailableText = (what: string, server: string) => {
@@ -859,6 +881,9 @@ export const make: (
     toolInputSchema: (host, name) => typeof name === "string" ? viewFor(host).tool(name)?.tool.inputSchema : undefined,
     hasProfile: (name) => profiles.has(name),
     stats,
+    countSessions: (count) => {
+      sessions = count
+    },
     drain
   }
   return engine

@@ -127,6 +127,7 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
   const scope = yield* Scope.Scope
   const options = engine.options
   const sessions = new Map<string, Session>()
+  engine.countSessions(() => sessions.size)
   let draining = false
 
   // ---------------------------------------------------------------------------------------------------------------
