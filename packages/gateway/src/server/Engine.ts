@@ -403,7 +403,7 @@ export const make: (
       while (true) {
         const event = yield* rounds.next
         if (event._tag === "Done") {
-          if (Exit.isSuccess(event.exit)) return event.exit.value
+          if (Exit.isSuccess(event.exit)) return shaped(exchange.host, event.exit.value)
           const error = Cause.findErrorOption(event.exit.cause)
           return yield* Option.isSome(error)
             ? Effect.fail(error.value)
