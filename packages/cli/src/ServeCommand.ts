@@ -11,7 +11,6 @@
  *
  * @since 0.1.0
  */
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import type { ConfigError, McpConfig } from "@mcp-fleet/config"
 import { McpGateway, Profiles } from "@mcp-fleet/gateway"
 import { McpManager } from "@mcp-fleet/manager"
@@ -29,7 +28,6 @@ import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import type * as Stdio from "effect/Stdio"
-import { createServer } from "node:http"
 import { CliEnvironment } from "./CliEnvironment.ts"
 import * as CliFlags from "./CliFlags.ts"
 import * as Diagnostics from "./Diagnostics.ts"
@@ -91,6 +89,10 @@ const parseAddress = (text: string): { readonly host: string; readonly port: num
 /** Serves over HTTP until interrupted; prints the URL once listening. */
 const serveHttp = (address: { readonly host: string; readonly port: number }) =>
   Effect.gen(function*() {
+    // `node:http` is imported by `serve --http` only, not with the CLI (its facade loads undici: see LoopbackPrompt).
+    const [NodeHttpServer, { createServer }] = yield* Effect.promise(() =>
+      Promise.all([import("@effect/platform-node/NodeHttpServer"), import("node:http")])
+    )
     // Slow clients are cut off: headers within 15 s, a whole request body within 60 s (Node's timers).
     const server = yield* Layer.build(
       NodeHttpServer.layer(

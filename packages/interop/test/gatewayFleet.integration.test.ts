@@ -14,7 +14,7 @@ import { McpGateway } from "@mcp-fleet/gateway"
 import type { ManagerOptions } from "@mcp-fleet/manager"
 import { McpManager } from "@mcp-fleet/manager"
 import { McpClient } from "@mcp-fleet/transport"
-import { Deferred, Effect, Exit, FileSystem, Layer, Scope, Stream } from "effect"
+import { Deferred, Effect, Exit, Fiber, FileSystem, Layer, Scope, Stream } from "effect"
 import type { HttpClient } from "effect/http"
 import { HttpServer } from "effect/http"
 import { createServer } from "node:http"
@@ -135,6 +135,28 @@ describe("the gateway over a fleet", { timeout: 90_000 }, () => {
           const names = (yield* hosts[0]!.listTools()).tools.map((t) => t.name)
           assert.include(names, "second__test_simple_text")
           assert.include(names, "conformance__test_simple_text")
+        }).pipe(Effect.scoped)
+    ))
+
+  it.live("an upstream that dies mid-call: every waiting host gets isError with the reason at once, no hang", () =>
+    withGateway(
+      () => ({ conformance: fixtureServer }),
+      ({ host, manager }) =>
+        Effect.gen(function*() {
+          const hosts = [yield* host("first"), yield* host("second")]
+          const started = yield* Effect.forEach(hosts, () => Deferred.make<void>())
+          const calls = yield* Effect.forEach(hosts, (client, i) =>
+            Effect.forkChild(client.callTool("conformance__test_wait", { ms: 600_000 }, {
+              onProgress: () =>
+                Effect.asVoid(Deferred.succeed(started[i]!, undefined))
+            })))
+          yield* Effect.forEach(started, Deferred.await, { discard: true })
+          yield* (yield* Effect.orDie(manager.client("conformance"))).forceClose
+          for (const call of calls) {
+            const result = yield* Fiber.join(call)
+            assert.isTrue(result.isError, "an isError result, not a hang")
+            assert.include(textOf(result), "conformance")
+          }
         }).pipe(Effect.scoped)
     ))
 
