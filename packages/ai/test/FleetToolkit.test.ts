@@ -59,8 +59,13 @@ describe("FleetToolkit", () => {
       assert.isTrue(Context.get(r.annotations, Tool.Idempotent))
       assert.isFalse(Context.get(r.annotations, Tool.OpenWorld))
       assert.isFalse(carries(r, Tool.Destructive), "read said nothing about destructiveHint")
+      // A hint the server sent as false is present and false; an absent one is absent (a Context.Reference reads
+      // false for both, so presence is asserted: the tri-state true / false / absent must survive).
+      assert.isTrue(carries(r, Tool.OpenWorld), "read said openWorldHint: false")
       const w = tools["notes__write"]!
+      assert.isTrue(carries(w, Tool.Readonly), "write said readOnlyHint: false")
       assert.isFalse(Context.get(w.annotations, Tool.Readonly))
+      assert.isTrue(carries(w, Tool.Destructive), "write said destructiveHint: false")
       assert.isFalse(Context.get(w.annotations, Tool.Destructive))
       const b = tools["notes__bare"]!
       for (const key of [Tool.Title, Tool.Readonly, Tool.Destructive, Tool.Idempotent, Tool.OpenWorld]) {

@@ -6,6 +6,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import type { UrlRefused } from "./UrlPolicy.ts"
 
 /**
  * No metadata document could be found (Protected Resource Metadata or authorization-server metadata).
@@ -135,6 +136,25 @@ export class TokenRequestFailed extends Schema.TaggedError<TokenRequestFailed>(
 }
 
 /**
+ * The MCP server is plain HTTP off the loopback interface: a bearer token is never sent to it (OAuth 2.1 §1.5,
+ * RFC 6750 §5.3), so no authorization is attempted.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class CleartextRefused extends Schema.TaggedError<CleartextRefused>(
+  "@mcp-fleet/auth/AuthError/CleartextRefused"
+)("CleartextRefused", { server: Schema.String }) {
+  /** Permanent: the server's URL must change to HTTPS. */
+  get isRetryable(): boolean {
+    return false
+  }
+  override get message(): string {
+    return `The MCP server ${this.server} is plain HTTP off the loopback interface, and a bearer token is never sent over cleartext: use its https:// URL.`
+  }
+}
+
+/**
  * Authorization is needed and could not be completed: the host must let the user authorize (for the CLI:
  * `mcp-fleet auth login <server>`). `reason` is the message of the error that stopped the flow.
  *
@@ -164,6 +184,8 @@ export class AuthorizationRequired extends Schema.TaggedError<AuthorizationRequi
  * @category errors
  */
 export type AuthError =
+  | CleartextRefused
+  | UrlRefused
   | DiscoveryFailed
   | ResourceMismatch
   | PkceUnsupported

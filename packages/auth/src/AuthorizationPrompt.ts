@@ -78,6 +78,11 @@ export interface Request {
  */
 export class AuthorizationPrompt extends Context.Service<AuthorizationPrompt, {
   readonly authorize: (request: Request) => Effect.Effect<Callback, PromptFailed>
+  /**
+   * Set when nobody can be asked (an unattended host), to why: `McpAuth` then stops after discovery, with this
+   * reason, before registering a client or requesting a token.
+   */
+  readonly unavailable?: string | undefined
 }>()("@mcp-fleet/auth/AuthorizationPrompt") {}
 
 const MAX_HOPS = 5
@@ -133,7 +138,8 @@ export const layerHeadless: Layer.Layer<AuthorizationPrompt, never, HttpClient.H
  * A prompt that never sends anyone anywhere: every authorization fails at once with `reason` (for a host that
  * runs unattended, where the user authorizes beforehand, e.g. with `mcp-fleet auth login <server>`). A server
  * whose tokens are missing or cannot be refreshed then fails typed (`AuthorizationRequired`) instead of waiting
- * for a user who is not there.
+ * for a user who is not there. `McpAuth` stops after discovery: it registers no client and requests no token for
+ * an authorization nobody can complete.
  *
  * @since 0.1.0
  * @category layers
@@ -141,5 +147,5 @@ export const layerHeadless: Layer.Layer<AuthorizationPrompt, never, HttpClient.H
 export const layerUnavailable = (reason: string): Layer.Layer<AuthorizationPrompt> =>
   Layer.succeed(
     AuthorizationPrompt,
-    AuthorizationPrompt.of({ authorize: () => Effect.fail(new PromptFailed({ reason })) })
+    AuthorizationPrompt.of({ authorize: () => Effect.fail(new PromptFailed({ reason })), unavailable: reason })
   )

@@ -40,6 +40,9 @@ export const url = (options: {
   return url
 }
 
+/** The server's text, cut to `max` characters. */
+const bounded = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max)}…` : text)
+
 /**
  * The code of a callback that passed every check.
  *
@@ -54,13 +57,13 @@ export const validate = (
   const issuer = metadata.issuer
   const fail = (reason: string) => Effect.fail(new AuthorizationFailed({ issuer, reason }))
   if (callback.iss !== undefined && callback.iss !== issuer) {
-    return fail(`the response's iss ${JSON.stringify(callback.iss)} is not the issuer`)
+    return fail(`the response's iss ${JSON.stringify(bounded(callback.iss, 200))} is not the issuer`)
   }
   if (callback.iss === undefined && metadata.authorization_response_iss_parameter_supported === true) {
     return fail("the response has no iss although the server advertises it")
   }
   if (callback.state !== expectedState) return fail("the response's state does not match the request")
-  if (callback.error !== undefined) return fail(`the server answered error ${callback.error}`)
+  if (callback.error !== undefined) return fail(`the server answered error ${bounded(callback.error, 64)}`)
   if (callback.code === undefined) return fail("the response carries no authorization code")
   return Effect.succeed(callback.code)
 }

@@ -1,8 +1,9 @@
 /**
  * Authorization-server metadata (RFC 8414, OpenID Connect Discovery), found at the well-known URLs in the
- * order the MCP authorization spec gives, with path insertion for an issuer that has a path. A document whose
- * `issuer` is not exactly the issuer asked for is discarded, and so is one with an endpoint that is neither HTTPS
- * nor on localhost; an issuer that is neither is not asked at all.
+ * order the MCP authorization spec gives, with path insertion for an issuer that has a path. The issuer and every
+ * endpoint are URLs the MCP server handed out (directly or through its metadata), so each is judged by the
+ * {@link UrlPolicy} against the MCP server's URL: an issuer it refuses is not asked at all, and a document whose
+ * `issuer` is not exactly the issuer asked for, or with an endpoint the policy refuses, is discarded.
  *
  * @since 0.1.0
  */
@@ -12,7 +13,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { DiscoveryFailed } from "./AuthError.ts"
 import { fetchDocument } from "./internal/httpJson.ts"
-import { isSecure } from "./internal/secureUrl.ts"
+import * as UrlPolicy from "./UrlPolicy.ts"
 
 /**
  * The fields of authorization-server metadata that an MCP client uses.
@@ -80,29 +81,49 @@ export const legacyDefaults = (origin: string): AuthorizationServerMetadata => (
   code_challenge_methods_supported: ["S256"]
 })
 
-const endpointsOf = (metadata: AuthorizationServerMetadata): ReadonlyArray<string> => [
-  metadata.authorization_endpoint,
-  metadata.token_endpoint,
-  ...(metadata.registration_endpoint === undefined ? [] : [metadata.registration_endpoint])
+const endpointsOf = (
+  metadata: AuthorizationServerMetadata
+): ReadonlyArray<readonly [UrlPolicy.Purpose, string]> => [
+  ["authorization endpoint", metadata.authorization_endpoint],
+  ["token endpoint", metadata.token_endpoint],
+  ...(metadata.registration_endpoint === undefined
+    ? []
+    : [["registration endpoint", metadata.registration_endpoint] as const])
 ]
 
+/** The first endpoint of `metadata` that the policy refuses for the MCP server at `server`, with why. */
+const refusedEndpoint = (metadata: AuthorizationServerMetadata, server: string) => {
+  for (const [purpose, url] of endpointsOf(metadata)) {
+    const verdict = UrlPolicy.judge(purpose, url, server)
+    if (verdict._tag === "Refused") return { purpose, url: UrlPolicy.show(url), reason: verdict.reason }
+  }
+  return undefined
+}
+
 /**
- * Finds the metadata of `issuer`, trying {@link candidateUrls} in order and discarding any document whose
- * `issuer` differs (exact string comparison).
+ * Finds the metadata of `issuer` for the MCP server at `server`, trying {@link candidateUrls} in order and
+ * discarding any document whose `issuer` differs (exact string comparison) or that names an endpoint the
+ * {@link UrlPolicy} refuses.
  *
  * @since 0.1.0
  * @category discovery
  */
 export const discover = (
-  issuer: string
+  issuer: string,
+  server: string
 ): Effect.Effect<AuthorizationServerMetadata, DiscoveryFailed, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const tried: Array<string> = []
-    if (!isSecure(issuer)) {
-      yield* Effect.logWarning("Refused an authorization server that is neither HTTPS nor on localhost").pipe(
-        Effect.annotateLogs({ issuer })
+    const verdict = UrlPolicy.judge("authorization server", issuer, server)
+    if (verdict._tag === "Refused" || URL.parse(issuer) === null) {
+      const reason = verdict._tag === "Refused" ? verdict.reason : "it is not an absolute URL"
+      yield* Effect.logWarning("Refused an authorization server named for the MCP server").pipe(
+        Effect.annotateLogs({ server, issuer: UrlPolicy.show(issuer), reason })
       )
-      return yield* new DiscoveryFailed({ what: "authorization server metadata", tried: [`${issuer} (not HTTPS)`] })
+      return yield* new DiscoveryFailed({
+        what: "authorization server metadata",
+        tried: [`${UrlPolicy.show(issuer)} (refused: ${reason})`]
+      })
     }
     for (const candidate of candidateUrls(issuer)) {
       tried.push(candidate)
@@ -110,15 +131,17 @@ export const discover = (
       if (Option.isNone(metadata)) continue
       if (metadata.value.issuer !== issuer) {
         yield* Effect.logWarning("Discarded authorization server metadata whose issuer does not match").pipe(
-          Effect.annotateLogs({ url: candidate, expected: issuer, advertised: metadata.value.issuer })
+          Effect.annotateLogs({ url: candidate, expected: issuer, advertised: UrlPolicy.show(metadata.value.issuer) })
         )
         continue
       }
-      const insecure = endpointsOf(metadata.value).find((url) => !isSecure(url))
-      if (insecure !== undefined) {
-        yield* Effect.logWarning("Discarded authorization server metadata with an endpoint that is not HTTPS").pipe(
-          Effect.annotateLogs({ url: candidate, endpoint: insecure })
-        )
+      const refused = refusedEndpoint(metadata.value, server)
+      if (refused !== undefined) {
+        tried[tried.length - 1] = `${candidate} (its ${refused.purpose} ${refused.url} was refused: ${refused.reason})`
+        yield* Effect.logWarning("Discarded authorization server metadata with an endpoint the URL policy refuses")
+          .pipe(
+            Effect.annotateLogs({ url: candidate, endpoint: refused.url, reason: refused.reason })
+          )
         continue
       }
       return metadata.value

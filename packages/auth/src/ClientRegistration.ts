@@ -15,6 +15,7 @@ import { RegistrationFailed } from "./AuthError.ts"
 import type { AuthorizationServerMetadata } from "./AuthorizationServerMetadata.ts"
 import { exchangeJson } from "./internal/httpJson.ts"
 import { isLoopback } from "./internal/secureUrl.ts"
+import { MAX_TOKEN_CHARS } from "./TokenResponse.ts"
 import { type ClientCredentials, type TokenEndpointAuthMethod, TokenStore } from "./TokenStore.ts"
 
 /**
@@ -69,6 +70,24 @@ const RegistrationResponse = Schema.Struct({
   token_endpoint_auth_method: Schema.optionalKey(Schema.String)
 })
 const decodeRegistration = Schema.decodeUnknownOption(RegistrationResponse)
+
+/** RFC 6749's VSCHAR (printable ASCII), what a client id and a client secret are made of. */
+const VSCHAR = /^[\x20-\x7e]+$/
+
+/** Why a registration response's fields cannot be kept (bounded, printable), or undefined when they can. */
+const checkRegistration = (registration: typeof RegistrationResponse.Type): string | undefined => {
+  const fields: ReadonlyArray<readonly [string, string | undefined, number]> = [
+    ["client_id", registration.client_id, 4 * 1024],
+    ["client_secret", registration.client_secret, MAX_TOKEN_CHARS]
+  ]
+  for (const [name, value, max] of fields) {
+    if (value === undefined) continue
+    if (value.length === 0 || value.length > max || !VSCHAR.test(value)) {
+      return `${name} is not 1 to ${max} printable ASCII characters`
+    }
+  }
+  return undefined
+}
 
 const requestedMethod = (metadata: AuthorizationServerMetadata): TokenEndpointAuthMethod => {
   const supported = metadata.token_endpoint_auth_methods_supported
@@ -127,6 +146,10 @@ export const registerDynamically = (
     const registered = Option.flatMap(reply.body, decodeRegistration)
     if (Option.isNone(registered)) {
       return yield* new RegistrationFailed({ issuer, reason: "the registration response is not a client registration" })
+    }
+    const invalid = checkRegistration(registered.value)
+    if (invalid !== undefined) {
+      return yield* new RegistrationFailed({ issuer, reason: `the registration response's ${invalid}` })
     }
     const secret = registered.value.client_secret
     return {

@@ -2,8 +2,16 @@
  * A {@link TokenStore} in one JSON file (`tokens.json`) in a directory the host names (the CLI: its config
  * directory). The file is written atomically (a new file created with mode `0600`, then renamed over the old
  * one) in a directory created with mode `0700`, and read afresh on every lookup, so that a login made by another
- * process (`mcp-fleet auth login`) is seen at once. A file that cannot be read as a token store is moved aside
- * (`tokens.json.corrupt`) before the next write, never silently overwritten.
+ * process (`mcp-fleet auth login`) is seen at once.
+ *
+ * - **Per entry**: each server's tokens and each issuer's client are decoded on their own. An entry that cannot be
+ *   decoded is dropped with a warning naming its server (or issuer); every other entry is kept.
+ * - **Never overwritten**: a file that cannot be read as a token store at all, or that had entries dropped, is kept
+ *   aside before the next write, as `tokens.json.corrupt`, else `tokens.json.corrupt.1` … `.99` (a hard link made
+ *   only where no file of that name exists, so an earlier copy is never replaced).
+ * - **The directory**: an existing one that others can read or write is tightened to `0700` (it must be the
+ *   user's: `chmod` fails otherwise); a symbolic link, or something that is not a directory, is refused with
+ *   {@link TokenDirectoryRefused}, at construction and before every write.
  *
  * Uses effect's `FileSystem` and `Path` services: no Node imports.
  *
@@ -23,8 +31,8 @@ const StoredTokens = Schema.Struct({
   issuer: Schema.String,
   accessToken: Schema.String,
   refreshToken: Schema.optionalKey(Schema.String),
-  expiresAt: Schema.optionalKey(Schema.Number),
-  obtainedAt: Schema.Number,
+  expiresAt: Schema.optionalKey(Schema.Finite),
+  obtainedAt: Schema.Finite,
   scope: Schema.optionalKey(Schema.String)
 })
 
@@ -36,15 +44,45 @@ const StoredClient = Schema.Struct({
   source: Schema.Literals(["pre-registered", "metadata-document", "dynamic"])
 })
 
-const StoreFile = Schema.Struct({
+/** The file's outline; its entries are decoded one by one. */
+const StoreOutline = Schema.Struct({
   version: Schema.Literal(1),
-  tokens: Schema.Record(Schema.String, StoredTokens),
-  clients: Schema.Record(Schema.String, StoredClient)
+  tokens: Schema.Record(Schema.String, Schema.Unknown),
+  clients: Schema.Record(Schema.String, Schema.Unknown)
 })
-type StoreFile = typeof StoreFile.Type
 
-const decodeFile = Schema.decodeUnknownOption(Schema.fromJsonString(StoreFile))
+interface StoreFile {
+  readonly version: 1
+  readonly tokens: Readonly<Record<string, typeof StoredTokens.Type>>
+  readonly clients: Readonly<Record<string, typeof StoredClient.Type>>
+}
+
+const decodeOutline = Schema.decodeUnknownOption(Schema.fromJsonString(StoreOutline))
+const decodeTokens = Schema.decodeUnknownOption(StoredTokens)
+const decodeClient = Schema.decodeUnknownOption(StoredClient)
 const empty: StoreFile = { version: 1, tokens: {}, clients: {} }
+
+/** How many `.corrupt` copies are kept at most; past that the store refuses to write rather than lose one. */
+const MAX_CORRUPT_COPIES = 100
+
+/**
+ * The token directory cannot be used: it is a symbolic link, not a directory, or open to other users and could
+ * not be tightened.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class TokenDirectoryRefused extends Schema.TaggedError<TokenDirectoryRefused>(
+  "@mcp-fleet/auth/FileTokenStore/TokenDirectoryRefused"
+)("TokenDirectoryRefused", {
+  directory: Schema.String,
+  reason: Schema.String,
+  cause: Schema.optional(Schema.Defect())
+}) {
+  override get message(): string {
+    return `The token directory ${this.directory} cannot be used: ${this.reason}.`
+  }
+}
 
 /**
  * The file's name inside the directory.
@@ -67,7 +105,8 @@ const fromTokens = (t: Tokens): typeof StoredTokens.Type => ({
   issuer: t.issuer,
   accessToken: Redacted.value(t.accessToken),
   ...(t.refreshToken === undefined ? {} : { refreshToken: Redacted.value(t.refreshToken) }),
-  ...(t.expiresAt === undefined ? {} : { expiresAt: t.expiresAt }),
+  // A non-finite expiry would be written as null and make the entry undecodable: it is kept as "no expiry".
+  ...(t.expiresAt === undefined || !Number.isFinite(t.expiresAt) ? {} : { expiresAt: t.expiresAt }),
   obtainedAt: t.obtainedAt,
   ...(t.scope === undefined ? {} : { scope: t.scope })
 })
@@ -91,28 +130,96 @@ const fromClient = (c: ClientCredentials): typeof StoredClient.Type => ({
 type Read =
   | { readonly _tag: "Missing" }
   | { readonly _tag: "Corrupt" }
-  | { readonly _tag: "Read"; readonly file: StoreFile }
+  | { readonly _tag: "Read"; readonly file: StoreFile; readonly dropped: ReadonlyArray<string> }
+
+/** Decodes the entries of `record` one by one; the keys of the undecodable ones are returned as `dropped`. */
+const entries = <A>(
+  record: Readonly<Record<string, unknown>>,
+  decode: (input: unknown) => Option.Option<A>,
+  label: string,
+  dropped: Array<string>
+): Record<string, A> => {
+  const kept: Record<string, A> = {}
+  for (const [key, value] of Object.entries(record)) {
+    const decoded = decode(value)
+    if (Option.isSome(decoded)) kept[key] = decoded.value
+    else dropped.push(`${label} ${key}`)
+  }
+  return kept
+}
+
+/** A file's text as a store: none when it is not one at all; entries that cannot be decoded are dropped. */
+const parse = (text: string): Read => {
+  const outline = decodeOutline(text)
+  if (Option.isNone(outline)) return { _tag: "Corrupt" }
+  const dropped: Array<string> = []
+  const tokens = entries(outline.value.tokens, decodeTokens, "the tokens of", dropped)
+  const clients = entries(outline.value.clients, decodeClient, "the client registration at", dropped)
+  return { _tag: "Read", file: { version: 1, tokens, clients }, dropped }
+}
 
 /**
- * Builds the store over `<directory>/tokens.json`.
+ * Builds the store over `<directory>/tokens.json`. Fails when the directory exists and cannot be used (see
+ * {@link TokenDirectoryRefused}); an existing directory open to others is tightened to `0700` first.
  *
  * @since 0.1.0
  * @category constructors
  */
 export const make = (
   directory: string
-): Effect.Effect<TokenStore["Service"], never, FileSystem.FileSystem | Path.Path> =>
+): Effect.Effect<TokenStore["Service"], TokenDirectoryRefused, FileSystem.FileSystem | Path.Path> =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
-    const file = path.join(directory, FILE_NAME)
+    // Resolved, so that a trailing slash cannot make `lstat` follow a link.
+    const dir = path.resolve(directory)
+    const file = path.join(dir, FILE_NAME)
     const lock = yield* Semaphore.make(1)
+    const warned = new Set<string>()
+
+    const refused = (reason: string, cause?: unknown) =>
+      new TokenDirectoryRefused({ directory: dir, reason, ...(cause === undefined ? {} : { cause }) })
+
+    /** Refuses a link or a non-directory; tightens a directory others may use. A missing one is fine. */
+    const secureDirectory = Effect.gen(function*() {
+      const info = yield* fs.lstat(dir).pipe(
+        Effect.map(Option.some),
+        Effect.catch((error) =>
+          error._tag === "PlatformError" && error.reason._tag === "NotFound"
+            ? Effect.succeedNone
+            : Effect.fail(refused(`it cannot be examined (${error.message})`, error))
+        )
+      )
+      if (Option.isNone(info)) return
+      if (info.value.type === "SymbolicLink") {
+        return yield* refused("it is a symbolic link; tokens are kept only in a real directory")
+      }
+      if (info.value.type !== "Directory") return yield* refused("it is not a directory")
+      const mode = info.value.mode & 0o777
+      if ((mode & 0o077) === 0) return
+      yield* fs.chmod(dir, 0o700).pipe(
+        Effect.mapError((error) =>
+          refused(`others may use it (mode ${mode.toString(8)}) and it could not be tightened to 700`, error)
+        )
+      )
+      yield* Effect.logWarning("The token directory was open to other users; it was tightened to 700").pipe(
+        Effect.annotateLogs({ directory: dir, was: mode.toString(8) })
+      )
+    })
+    yield* secureDirectory
+
+    /** Warns once per store about each dropped entry (lookups read the file afresh each time). */
+    const warnDropped = (dropped: ReadonlyArray<string>) =>
+      Effect.forEach(dropped.filter((d) => !warned.has(d)), (what) => {
+        warned.add(what)
+        return Effect.logWarning(`The token store could not decode ${what}; that entry was dropped`).pipe(
+          Effect.annotateLogs({ file })
+        )
+      }, { discard: true })
 
     const read: Effect.Effect<Read> = fs.readFileString(file).pipe(
-      Effect.map((text): Read => {
-        const decoded = decodeFile(text)
-        return Option.isSome(decoded) ? { _tag: "Read", file: decoded.value } : { _tag: "Corrupt" }
-      }),
+      Effect.map(parse),
+      Effect.tap((r) => (r._tag === "Read" ? warnDropped(r.dropped) : Effect.void)),
       Effect.catch((error) =>
         error._tag === "PlatformError" && error.reason._tag === "NotFound"
           ? Effect.succeed<Read>({ _tag: "Missing" })
@@ -124,15 +231,34 @@ export const make = (
     )
     const current = Effect.map(read, (r) => (r._tag === "Read" ? r.file : empty))
 
+    /** Keeps the current file under the first free `.corrupt` name (a hard link: an existing name is never replaced). */
+    const keepAside = Effect.gen(function*() {
+      for (let n = 0; n < MAX_CORRUPT_COPIES; n++) {
+        const name = n === 0 ? `${file}.corrupt` : `${file}.corrupt.${n}`
+        const linked = yield* fs.link(file, name).pipe(
+          Effect.as(true),
+          Effect.catch((error) =>
+            error._tag === "PlatformError" && error.reason._tag === "AlreadyExists"
+              ? Effect.succeed(false)
+              : Effect.fail(error)
+          )
+        )
+        if (!linked) continue
+        yield* Effect.logWarning(`The token store had unreadable parts; it was kept as ${path.basename(name)}`).pipe(
+          Effect.annotateLogs({ file })
+        )
+        return
+      }
+      return yield* refused(`${MAX_CORRUPT_COPIES} copies of an unreadable ${FILE_NAME} are kept there already`)
+    })
+
     /** Writes `next` atomically: a fresh 0600 file beside the old one, renamed over it. */
     const write = (next: StoreFile, previous: Read) =>
       Effect.gen(function*() {
-        yield* fs.makeDirectory(directory, { recursive: true, mode: 0o700 })
-        if (previous._tag === "Corrupt") {
-          yield* fs.rename(file, `${file}.corrupt`)
-          yield* Effect.logWarning("The token store was unreadable; it was kept as tokens.json.corrupt").pipe(
-            Effect.annotateLogs({ file })
-          )
+        yield* fs.makeDirectory(dir, { recursive: true, mode: 0o700 })
+        yield* secureDirectory
+        if (previous._tag === "Corrupt" || (previous._tag === "Read" && previous.dropped.length > 0)) {
+          yield* keepAside
         }
         const temp = `${file}.${(yield* Effect.sync(() => crypto.randomUUID())).slice(0, 8)}.tmp`
         yield* fs.writeFileString(temp, `${JSON.stringify(next, null, 2)}\n`, { flag: "wx", mode: 0o600 })
@@ -172,5 +298,7 @@ export const make = (
  * @since 0.1.0
  * @category layers
  */
-export const layer = (directory: string): Layer.Layer<TokenStore, never, FileSystem.FileSystem | Path.Path> =>
+export const layer = (
+  directory: string
+): Layer.Layer<TokenStore, TokenDirectoryRefused, FileSystem.FileSystem | Path.Path> =>
   Layer.effect(TokenStore, make(directory))

@@ -5,6 +5,15 @@
  * {@link AuthorizationPrompt}, token exchange. On a 403 `insufficient_scope` it steps up with the union of
  * scopes, a bounded number of times. The caller retries its request once after a successful `onChallenge`.
  *
+ * - A server that is plain HTTP off the loopback interface is never sent a token, and is not authorized for
+ *   ({@link CleartextRefused}).
+ * - Every URL the server hands out is judged by the {@link UrlPolicy} before anything is sent to it.
+ * - With a prompt that is unavailable (an unattended host), the flow stops after discovery: no client is
+ *   registered and no token is requested before the user is there to authorize.
+ * - The `resource` sent is the server's canonical URI, whatever a document the server named says (RFC 9728's root
+ *   document reached by the spec's fallback aside: see `ProtectedResourceMetadata.resourceParameter`).
+ * - What the authorization server says is scrubbed of every secret held for the server before it is shown.
+ *
  * @since 0.1.0
  */
 import * as Clock from "effect/Clock"
@@ -17,17 +26,25 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import * as Semaphore from "effect/Semaphore"
-import { type AuthError, AuthorizationFailed, AuthorizationRequired, DiscoveryFailed } from "./AuthError.ts"
-import { AuthorizationPrompt, type PromptFailed } from "./AuthorizationPrompt.ts"
+import {
+  type AuthError,
+  AuthorizationFailed,
+  AuthorizationRequired,
+  CleartextRefused,
+  DiscoveryFailed
+} from "./AuthError.ts"
+import { AuthorizationPrompt, PromptFailed } from "./AuthorizationPrompt.ts"
 import * as AuthorizationRequest from "./AuthorizationRequest.ts"
 import * as AuthorizationServerMetadata from "./AuthorizationServerMetadata.ts"
 import * as ClientRegistration from "./ClientRegistration.ts"
+import * as Secrets from "./internal/secrets.ts"
 import { isSecure } from "./internal/secureUrl.ts"
 import * as Pkce from "./Pkce.ts"
 import * as ProtectedResourceMetadata from "./ProtectedResourceMetadata.ts"
 import * as Scopes from "./Scopes.ts"
 import * as TokenEndpoint from "./TokenEndpoint.ts"
 import { type Tokens, TokenStore } from "./TokenStore.ts"
+import * as UrlPolicy from "./UrlPolicy.ts"
 import * as WwwAuthenticate from "./WwwAuthenticate.ts"
 
 /**
@@ -69,6 +86,11 @@ export interface Service {
   readonly onChallenge: (server: string, challenge: Challenge) => Effect.Effect<void, AuthorizationRequired>
   /** Tells the service a request to `server` succeeded (resets the step-up count). */
   readonly onSuccess: (server: string) => Effect.Effect<void>
+  /**
+   * Every credential value this service has put on a request to `server` so far (the whole header value and the
+   * token alone), for a transport to scrub server text of: a server may echo its token in an error.
+   */
+  readonly sent?: ((server: string) => ReadonlyArray<string>) | undefined
 }
 
 /**
@@ -79,9 +101,13 @@ export interface Service {
  */
 export class McpAuth extends Context.Service<McpAuth, Service>()("@mcp-fleet/auth/McpAuth") {}
 
+/** How many of a server's latest tokens `sent` lists (bounded memory over months of refreshes). */
+const REMEMBERED = 8
+
 interface Session {
   readonly metadata: AuthorizationServerMetadata.AuthorizationServerMetadata
-  readonly resourceParam: string
+  /** The `resource` asked for ({@link ProtectedResourceMetadata.resourceParameter}). */
+  readonly resource: string
   readonly scopesSupported: ReadonlyArray<string> | undefined
 }
 
@@ -111,31 +137,41 @@ export const make = (
         Effect.andThen(Ref.update(generations, (m) => new Map(m).set(key, (m.get(key) ?? 0) + 1)))
       )
     }
+    /** What `headers` handed out, per server: the last `REMEMBERED` tokens, so that one echoed late is still known. */
+    const handedOut = new Map<string, ReadonlyArray<string>>()
+    const remember = (key: string, token: Redacted.Redacted<string>) => {
+      const value = Redacted.value(token)
+      const known = handedOut.get(key) ?? []
+      if (known.includes(value)) return
+      handedOut.set(key, [...known, value].slice(-REMEMBERED))
+    }
     const maxStepUps = options.maxStepUps ?? 3
     const refreshBefore = Duration.toMillis(Duration.fromInputUnsafe(options.refreshBefore ?? "60 seconds"))
 
     const discover = (server: string, resourceMetadata: string | undefined) =>
       Effect.gen(function*() {
-        const prm = yield* ProtectedResourceMetadata.discover(server, resourceMetadata).pipe(
+        const prm = yield* ProtectedResourceMetadata.discoverFound(server, resourceMetadata).pipe(
           Effect.map(Option.some),
           Effect.catchTag("DiscoveryFailed", () => Effect.succeed(Option.none()))
         )
         const origin = new URL(server).origin
-        const issuer = Option.flatMap(prm, (p) => Option.fromNullishOr(p.authorization_servers?.[0]))
-        const metadata = yield* AuthorizationServerMetadata.discover(Option.getOrElse(issuer, () => origin)).pipe(
-          Effect.catchTag("DiscoveryFailed", (e) =>
-            // 2025-03-26 servers: no PRM, the server is its own AS; without metadata use the default endpoints.
-            Option.isNone(prm) && isSecure(origin)
-              ? Effect.succeed(AuthorizationServerMetadata.legacyDefaults(origin))
-              : Effect.fail(e))
-        )
+        const issuer = Option.flatMap(prm, (p) => Option.fromNullishOr(p.metadata.authorization_servers?.[0]))
+        const metadata = yield* AuthorizationServerMetadata.discover(Option.getOrElse(issuer, () => origin), server)
+          .pipe(
+            Effect.catchTag("DiscoveryFailed", (e) =>
+              // 2025-03-26 servers: no PRM, the server is its own AS; without metadata use the default endpoints.
+              Option.isNone(prm) && isSecure(origin)
+                ? Effect.succeed(AuthorizationServerMetadata.legacyDefaults(origin))
+                : Effect.fail(e))
+          )
+        // The metadata's `resource` may be a parent path (accepted for discovery only): the token is asked for the
+        // server's own canonical URI, never for the broader resource (but for the origin's root document, see
+        // resourceParameter).
+        const found = Option.getOrUndefined(prm)
         const session: Session = {
           metadata,
-          resourceParam: Option.match(prm, {
-            onNone: () => ProtectedResourceMetadata.canonicalResource(server),
-            onSome: (p) => p.resource
-          }),
-          scopesSupported: Option.getOrUndefined(prm)?.scopes_supported
+          resource: ProtectedResourceMetadata.resourceParameter(server, found, resourceMetadata),
+          scopesSupported: found?.metadata.scopes_supported
         }
         yield* Ref.update(sessions, (m) => new Map(m).set(ProtectedResourceMetadata.canonicalResource(server), session))
         return session
@@ -159,6 +195,8 @@ export const make = (
             reason: `the redirect URI ${options.redirectUri} is neither HTTPS nor on localhost`
           })
         }
+        // Nobody to ask (an unattended host): stop here, before a client is registered or a token requested.
+        if (prompt.unavailable !== undefined) return yield* new PromptFailed({ reason: prompt.unavailable })
         const client = yield* ClientRegistration.resolve(metadata, options)
         // SEP-2207: ask for a refresh token with offline_access only where the authorization server lists it.
         const requested = metadata.scopes_supported?.includes("offline_access") === true
@@ -166,13 +204,14 @@ export const make = (
           : scope
         const pkce = yield* Pkce.make
         const state = yield* Pkce.randomToken(16)
+        const resource = session.resource
         const url = AuthorizationRequest.url({
           metadata,
           clientId: client.clientId,
           redirectUri: options.redirectUri,
           pkce,
           state,
-          resource: session.resourceParam,
+          resource,
           scope: requested
         })
         const callback = yield* prompt.authorize({ url, redirectUri: options.redirectUri })
@@ -180,15 +219,13 @@ export const make = (
         const tokens = yield* TokenEndpoint.request({
           metadata,
           client,
-          resource: session.resourceParam,
+          resource,
           grant: { _tag: "authorization_code", code, verifier: pkce.verifier, redirectUri: options.redirectUri },
           requestedScope: requested,
           timeout: options.tokenTimeout
         })
         yield* saveTokens(server, tokens)
-        yield* Effect.logInfo("Authorized").pipe(
-          Effect.annotateLogs({ server: session.resourceParam, issuer: metadata.issuer })
-        )
+        yield* Effect.logInfo("Authorized").pipe(Effect.annotateLogs({ server: resource, issuer: metadata.issuer }))
       })
 
     const refresh = (server: string, tokens: Tokens, refreshToken: Redacted.Redacted<string>) =>
@@ -201,7 +238,7 @@ export const make = (
         const next = yield* TokenEndpoint.request({
           metadata: session.metadata,
           client,
-          resource: session.resourceParam,
+          resource: session.resource,
           grant: { _tag: "refresh_token", refreshToken },
           requestedScope: tokens.scope,
           timeout: options.tokenTimeout
@@ -214,6 +251,24 @@ export const make = (
       tokens.expiresAt !== undefined &&
       now >= tokens.expiresAt - Math.min(refreshBefore, (tokens.expiresAt - tokens.obtainedAt) / 2)
 
+    /** Every secret held for `server`: its tokens, and the client secrets of its issuers. */
+    const secretsOf = (server: string) =>
+      Effect.gen(function*() {
+        const key = ProtectedResourceMetadata.canonicalResource(server)
+        const held = Option.getOrUndefined(yield* store.getTokens(key))
+        const known = (yield* Ref.get(sessions)).get(key)?.metadata.issuer
+        const issuers = [...new Set([held?.issuer, known].filter((i): i is string => i !== undefined))]
+        const clients = yield* Effect.forEach(issuers, (issuer) => store.getClient(issuer))
+        return [
+          ...(held === undefined
+            ? []
+            : [held.accessToken, ...(held.refreshToken === undefined ? [] : [held.refreshToken])]),
+          ...clients.flatMap((
+            c
+          ) => (Option.isSome(c) && c.value.clientSecret !== undefined ? [c.value.clientSecret] : []))
+        ].map(Redacted.value)
+      })
+
     /** Refreshes, or forgets the tokens when the refresh fails (the next 401 then authorizes afresh). */
     const refreshOrForget = (server: string, tokens: Tokens) =>
       tokens.refreshToken === undefined
@@ -221,26 +276,35 @@ export const make = (
         : refresh(server, tokens, tokens.refreshToken).pipe(
           Effect.as(true),
           Effect.catch((error: AuthError) =>
-            Effect.logWarning("Token refresh failed; the tokens were dropped").pipe(
-              Effect.annotateLogs({ server, reason: error.message }),
-              Effect.andThen(store.removeTokens(ProtectedResourceMetadata.canonicalResource(server))),
-              Effect.as(false)
-            )
+            Effect.flatMap(secretsOf(server), (secrets) =>
+              Effect.logWarning("Token refresh failed; the tokens were dropped").pipe(
+                Effect.annotateLogs({
+                  server: ProtectedResourceMetadata.canonicalResource(server),
+                  reason: Secrets.scrub(error.message, secrets)
+                })
+              )).pipe(
+                Effect.andThen(store.removeTokens(ProtectedResourceMetadata.canonicalResource(server))),
+                Effect.as(false)
+              )
           )
         )
 
+    /** The typed refusal, its reason scrubbed of every secret held for the server (the cause only when clean). */
     const required = (server: string) => (error: AuthError | PromptFailed | AuthorizationRequired) =>
-      error._tag === "AuthorizationRequired"
-        ? error
-        : new AuthorizationRequired({
+      Effect.map(secretsOf(server), (secrets) => {
+        const reason = Secrets.scrub(error._tag === "AuthorizationRequired" ? error.reason : error.message, secrets)
+        const clean = reason === (error._tag === "AuthorizationRequired" ? error.reason : error.message)
+        return new AuthorizationRequired({
           resource: ProtectedResourceMetadata.canonicalResource(server),
-          reason: error.message,
-          cause: error
+          reason,
+          ...(clean ? { cause: error } : {})
         })
+      })
 
     const handle = (server: string, challenge: Challenge) =>
       Effect.gen(function*() {
         const key = ProtectedResourceMetadata.canonicalResource(server)
+        if (!UrlPolicy.mayCarryBearer(server)) return yield* new CleartextRefused({ server: key })
         const bearer = Option.getOrUndefined(WwwAuthenticate.bearer(challenge.wwwAuthenticate))
         const held = yield* store.getTokens(key)
         if (challenge.status === 403) {
@@ -266,11 +330,13 @@ export const make = (
         }
         const session = yield* discover(server, bearer?.resourceMetadata)
         yield* authorize(server, session, Scopes.select(bearer?.scope, session.scopesSupported))
-      }).pipe(Effect.mapError(required(server)))
+      }).pipe(Effect.catch((error) => Effect.flatMap(required(server)(error), Effect.fail)))
 
     return McpAuth.of({
       headers: (server) =>
         Effect.gen(function*() {
+          // Never over cleartext: a plain-HTTP server off loopback gets no token, whatever the store holds.
+          if (!UrlPolicy.mayCarryBearer(server)) return {}
           const key = ProtectedResourceMetadata.canonicalResource(server)
           let held = yield* store.getTokens(key)
           const now = yield* Clock.currentTimeMillis
@@ -288,7 +354,10 @@ export const make = (
           }
           return Option.match(held, {
             onNone: () => ({}),
-            onSome: (t) => ({ authorization: Redacted.make(`Bearer ${Redacted.value(t.accessToken)}`) })
+            onSome: (t) => {
+              remember(key, t.accessToken)
+              return { authorization: Redacted.make(`Bearer ${Redacted.value(t.accessToken)}`) }
+            }
           })
         }).pipe(Effect.provide(context)),
       onChallenge: (server, challenge) =>
@@ -309,6 +378,8 @@ export const make = (
             })
           )
         }).pipe(Effect.provide(context)),
+      sent: (server) =>
+        (handedOut.get(ProtectedResourceMetadata.canonicalResource(server)) ?? []).flatMap((t) => [t, `Bearer ${t}`]),
       onSuccess: (server) =>
         Ref.update(stepUps, (m) => {
           const key = ProtectedResourceMetadata.canonicalResource(server)

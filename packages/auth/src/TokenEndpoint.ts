@@ -13,20 +13,15 @@ import type * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { TokenRequestFailed } from "./AuthError.ts"
 import type { AuthorizationServerMetadata } from "./AuthorizationServerMetadata.ts"
 import { exchangeJson, MAX_BODY_BYTES } from "./internal/httpJson.ts"
+import * as Secrets from "./internal/secrets.ts"
+import * as TokenResponse from "./TokenResponse.ts"
 import type { ClientCredentials, Tokens } from "./TokenStore.ts"
 
-const TokenResponse = Schema.Struct({
-  access_token: Schema.String,
-  token_type: Schema.String,
-  expires_in: Schema.optionalKey(Schema.Number),
-  refresh_token: Schema.optionalKey(Schema.String),
-  scope: Schema.optionalKey(Schema.String)
-})
-const decodeTokens = Schema.decodeUnknownOption(TokenResponse)
 const decodeOAuthError = Schema.decodeUnknownOption(Schema.Struct({ error: Schema.String }))
 
 /**
@@ -57,13 +52,6 @@ export type Grant =
 export const DEFAULT_TIMEOUT: Duration.Input = "30 seconds"
 
 const SECRET_PARAMS: ReadonlySet<string> = new Set(["code", "code_verifier", "refresh_token", "client_secret"])
-
-/** An OAuth error code as it may be shown: without any secret that was sent, at most 64 characters. */
-const scrubError = (error: string, sent: ReadonlyArray<string>): string => {
-  let clean = error
-  for (const secret of sent) if (secret !== "") clean = clean.replaceAll(secret, "***")
-  return clean.length > 64 ? `${clean.slice(0, 64)}…` : clean
-}
 
 const formEncode = (value: string): string => encodeURIComponent(value).replace(/%20/g, "+")
 
@@ -108,19 +96,22 @@ export const request = (options: {
       HttpClientRequest.acceptJson,
       HttpClientRequest.bodyUrlParams(params)
     )
+    // Every secret this request carries, in the body or the Authorization header: the server's text is scrubbed
+    // of each before it is shown (a hostile server may echo what it was sent).
+    const sent = params.filter(([name]) => SECRET_PARAMS.has(name)).map(([, value]) => value)
     if (client.authMethod === "client_secret_basic") {
       const secret = client.clientSecret === undefined ? "" : Redacted.value(client.clientSecret)
       const basic = Base64.encode(`${formEncode(client.clientId)}:${formEncode(secret)}`)
       req = HttpClientRequest.setHeader(req, "authorization", `Basic ${basic}`)
+      sent.push(secret, formEncode(secret), basic)
     }
     const reply = yield* exchangeJson(req, options.timeout ?? DEFAULT_TIMEOUT).pipe(
       Effect.mapError((e) => fail(`the endpoint ${e.reason}`, e.cause === undefined ? {} : { cause: e.cause }))
     )
     if (reply.status < 200 || reply.status >= 300) {
       // The error code is the server's text: a hostile server could echo what was sent; scrub and bound it.
-      const sent = params.filter(([name]) => SECRET_PARAMS.has(name)).map(([, value]) => value)
       const oauthError = Option.map(Option.flatMap(reply.body, decodeOAuthError), (e) => ({
-        error: scrubError(e.error, sent)
+        error: Secrets.scrub(e.error, sent, 64)
       }))
       return yield* Option.isSome(oauthError)
         ? fail(`the server answered HTTP ${reply.status} with error ${oauthError.value.error}`, {
@@ -128,27 +119,21 @@ export const request = (options: {
         })
         : fail(`the server answered HTTP ${reply.status}`)
     }
-    const tokens = Option.flatMap(reply.body, decodeTokens)
-    if (Option.isNone(tokens)) {
+    if (Option.isNone(reply.body)) {
       return yield* reply.oversize
         ? fail(`the response is larger than ${MAX_BODY_BYTES / 1024} KiB`)
-        : Option.isNone(reply.body)
-        ? fail(`the response is not JSON (content type ${reply.contentType || "none"})`)
-        : fail("the response is not a token response")
+        : fail(`the response is not JSON (content type ${Secrets.scrub(reply.contentType || "none", sent, 64)})`)
     }
-    if (tokens.value.token_type.toLowerCase() !== "bearer") {
-      return yield* fail(`the token type is ${tokens.value.token_type}, not Bearer`)
+    const checked = TokenResponse.validate(reply.body.value)
+    if (Result.isFailure(checked)) return yield* fail(`the response ${checked.failure}`)
+    const tokens = checked.success
+    if (tokens.tokenType.toLowerCase() !== "bearer") {
+      return yield* fail(`the token type is ${Secrets.scrub(tokens.tokenType, sent, 64)}, not Bearer`)
     }
-    const now = yield* Clock.currentTimeMillis
-    const expiresIn = tokens.value.expires_in
-    const kept = grant._tag === "refresh_token" ? grant.refreshToken : undefined
-    const refreshed = tokens.value.refresh_token
-    return {
+    return TokenResponse.toTokens(tokens, {
       issuer: metadata.issuer,
-      accessToken: Redacted.make(tokens.value.access_token),
-      refreshToken: refreshed === undefined ? kept : Redacted.make(refreshed),
-      expiresAt: expiresIn === undefined ? undefined : now + expiresIn * 1000,
-      obtainedAt: now,
-      scope: tokens.value.scope ?? options.requestedScope
-    }
+      now: yield* Clock.currentTimeMillis,
+      requestedScope: options.requestedScope,
+      keptRefreshToken: grant._tag === "refresh_token" ? grant.refreshToken : undefined
+    })
   })

@@ -26,7 +26,11 @@ export * as ProtectedResourceMetadata from "./ProtectedResourceMetadata.ts"
 export * as Scopes from "./Scopes.ts"
 /** @since 0.1.0 */
 export * as TokenEndpoint from "./TokenEndpoint.ts"
+/** @since 0.2.0 */
+export * as TokenResponse from "./TokenResponse.ts"
 /** @since 0.1.0 */
 export * as TokenStore from "./TokenStore.ts"
+/** @since 0.2.0 */
+export * as UrlPolicy from "./UrlPolicy.ts"
 /** @since 0.1.0 */
 export * as WwwAuthenticate from "./WwwAuthenticate.ts"

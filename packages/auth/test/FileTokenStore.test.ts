@@ -1,7 +1,19 @@
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Option, Redacted } from "effect"
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { Cause, Effect, Layer, Logger, Option, Redacted, References } from "effect"
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync
+} from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { FileTokenStore } from "../src/index.ts"
@@ -20,6 +32,29 @@ const tokens: TokenStore.Tokens = {
   obtainedAt: 1_000,
   scope: "mcp:read"
 }
+
+/** Warnings logged while the effect runs. */
+const captureWarnings = (logged: Array<string>) =>
+  Layer.mergeAll(
+    Logger.layer([Logger.make((options) => {
+      const annotations = options.fiber.getRef(References.CurrentLogAnnotations)
+      logged.push(`${String(options.message)} ${JSON.stringify(annotations)} ${Cause.pretty(options.cause)}`)
+    })]),
+    Layer.succeed(References.MinimumLogLevel, "Warn")
+  )
+
+/** A store file as an earlier mcp-fleet wrote it after `expires_in: 1e308`: one entry's expiresAt is null. */
+const poisoned = (good: string, bad: string) =>
+  JSON.stringify({
+    version: 1,
+    tokens: {
+      [good]: { issuer: "https://as.example", accessToken: "at-good", obtainedAt: 1, expiresAt: 2, scope: "a" },
+      [bad]: { issuer: "https://evil.example", accessToken: "at-bad", obtainedAt: 1, expiresAt: null }
+    },
+    clients: {
+      "https://as.example": { issuer: "https://as.example", clientId: "c1", authMethod: "none", source: "dynamic" }
+    }
+  })
 
 describe("FileTokenStore", () => {
   it.effect("round-trips tokens and clients through a 0600 file in a 0700 directory, read afresh by another store", () =>
@@ -64,5 +99,105 @@ describe("FileTokenStore", () => {
       yield* store.setTokens("https://mcp.example/mcp", tokens)
       assert.strictEqual(readFileSync(`${file}.corrupt`, "utf8"), "{ not json")
       assert.isTrue(Option.isSome(yield* store.getTokens("https://mcp.example/mcp")))
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
+
+  it.effect("one undecodable entry is dropped with a warning naming its server; every other entry survives", () => {
+    const logged: Array<string> = []
+    return Effect.gen(function*() {
+      const dir = yield* tempDir
+      const file = join(dir, FileTokenStore.FILE_NAME)
+      writeFileSync(file, poisoned("https://good.example/mcp", "https://evil.example/mcp"), { mode: 0o600 })
+      const store = yield* FileTokenStore.make(dir)
+      const good = Option.getOrThrow(yield* store.getTokens("https://good.example/mcp"))
+      assert.strictEqual(Redacted.value(good.accessToken), "at-good")
+      assert.isTrue(Option.isSome(yield* store.getClient("https://as.example")), "the clients survive too")
+      assert.isTrue(Option.isNone(yield* store.getTokens("https://evil.example/mcp")))
+      const warnings = logged.filter((l) => l.includes("could not decode"))
+      assert.strictEqual(warnings.length, 1, "warned once, not at every lookup")
+      assert.include(warnings[0], "the tokens of https://evil.example/mcp")
+      assert.notInclude(logged.join("\n"), "at-bad")
+
+      // The next write keeps the good entry and the new one; the file as it was is kept aside.
+      yield* store.setTokens("https://new.example/mcp", tokens)
+      const other = yield* FileTokenStore.make(dir)
+      assert.isTrue(Option.isSome(yield* other.getTokens("https://good.example/mcp")))
+      assert.isTrue(Option.isSome(yield* other.getTokens("https://new.example/mcp")))
+      assert.include(readFileSync(`${file}.corrupt`, "utf8"), "at-bad")
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer), Effect.provide(captureWarnings(logged)))
+  })
+
+  it.effect("a tokens entry with an infinite expiry is written as no expiry, never as null", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir
+      const store = yield* FileTokenStore.make(dir)
+      yield* store.setTokens("https://a.example/mcp", { ...tokens, expiresAt: Number.POSITIVE_INFINITY })
+      yield* store.setTokens("https://b.example/mcp", tokens)
+      assert.notInclude(readFileSync(join(dir, FileTokenStore.FILE_NAME), "utf8"), "null")
+      const other = yield* FileTokenStore.make(dir)
+      assert.isUndefined(Option.getOrThrow(yield* other.getTokens("https://a.example/mcp")).expiresAt)
+      assert.isTrue(Option.isSome(yield* other.getTokens("https://b.example/mcp")))
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
+
+  it.effect("an earlier .corrupt file is never overwritten: the next one is .corrupt.1", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir
+      const file = join(dir, FileTokenStore.FILE_NAME)
+      const store = yield* FileTokenStore.make(dir)
+      writeFileSync(file, "first garbage")
+      yield* store.setTokens("https://mcp.example/mcp", tokens)
+      writeFileSync(file, "second garbage")
+      yield* store.setTokens("https://mcp.example/mcp", tokens)
+      assert.strictEqual(readFileSync(`${file}.corrupt`, "utf8"), "first garbage")
+      assert.strictEqual(readFileSync(`${file}.corrupt.1`, "utf8"), "second garbage")
+      assert.isTrue(Option.isSome(yield* store.getTokens("https://mcp.example/mcp")))
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
+
+  it.effect("an existing directory open to others (0755) is tightened to 0700", () =>
+    Effect.gen(function*() {
+      const dir = join(yield* tempDir, "open")
+      mkdirSync(dir, { mode: 0o755 })
+      chmodSync(dir, 0o755)
+      yield* FileTokenStore.make(dir)
+      assert.strictEqual(statSync(dir).mode & 0o777, 0o700, "tightened at construction")
+      chmodSync(dir, 0o777)
+      const store = yield* FileTokenStore.make(join(dir, "."))
+      chmodSync(dir, 0o755)
+      yield* store.setTokens("https://mcp.example/mcp", tokens)
+      assert.strictEqual(statSync(dir).mode & 0o777, 0o700, "and again before a write")
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
+
+  it.effect("a symlinked directory is refused with a clear error; its 0777 target is left alone", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir
+      const target = join(root, "target")
+      mkdirSync(target)
+      chmodSync(target, 0o777)
+      const link = join(root, "link")
+      symlinkSync(target, link)
+      for (const named of [link, `${link}/`]) {
+        const error = yield* Effect.flip(FileTokenStore.make(named))
+        assert.strictEqual(error._tag, "TokenDirectoryRefused")
+        assert.strictEqual(
+          error.message,
+          `The token directory ${link} cannot be used: it is a symbolic link; tokens are kept only in a real directory.`
+        )
+      }
+      assert.strictEqual(statSync(target).mode & 0o777, 0o777)
+      assert.deepStrictEqual(readdirSync(target), [])
+
+      // A directory swapped for a link after construction: the write is refused, nothing lands in the target.
+      const dir = join(root, "swapped")
+      mkdirSync(dir, { mode: 0o700 })
+      const store = yield* FileTokenStore.make(dir)
+      rmSync(dir, { recursive: true })
+      symlinkSync(target, dir)
+      yield* store.setTokens("https://mcp.example/mcp", tokens)
+      assert.deepStrictEqual(readdirSync(target), [])
+      assert.isTrue(lstatSync(dir).isSymbolicLink())
+      assert.isFalse(existsSync(join(target, FileTokenStore.FILE_NAME)))
+
+      const notDir = join(root, "file")
+      writeFileSync(notDir, "")
+      assert.include((yield* Effect.flip(FileTokenStore.make(notDir))).message, "it is not a directory")
     }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
 })

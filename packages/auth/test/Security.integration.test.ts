@@ -20,9 +20,11 @@ const noNetwork = Layer.succeed(
 describe("McpAuth: HTTPS, offline_access, echoed secrets", () => {
   it.effect("an authorization server that is neither HTTPS nor localhost is not even asked", () =>
     Effect.gen(function*() {
-      const error = yield* Effect.flip(AuthorizationServerMetadata.discover("http://as.example"))
+      const error = yield* Effect.flip(
+        AuthorizationServerMetadata.discover("http://as.example", "https://mcp.example/mcp")
+      )
       assert.strictEqual(error._tag, "DiscoveryFailed")
-      assert.include(error.message, "http://as.example (not HTTPS)")
+      assert.include(error.message, "http://as.example/ (refused: it is plain HTTP off the loopback interface)")
     }).pipe(Effect.provide(noNetwork)))
 
   it.effect("metadata naming a plain-HTTP endpoint on another host is discarded: nobody is sent anywhere", () =>

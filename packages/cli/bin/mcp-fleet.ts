@@ -6,7 +6,9 @@
 // Deep imports: the package root would load every Node module of the platform (HTTP, sockets, workers…).
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
+import * as NodeProcessTree from "@mcp-fleet/transport/NodeProcessTree"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Runtime from "effect/Runtime"
 import { homedir } from "node:os"
 import * as CliEnvironment from "../src/CliEnvironment.ts"
@@ -18,13 +20,24 @@ import * as Main from "../src/Main.ts"
 // number, as a shell reports it: SIGHUP 129, SIGINT 130, SIGTERM 143.
 const SIGNAL_EXIT_CODES = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const
 let stoppedBy: keyof typeof SIGNAL_EXIT_CODES | undefined
+// A signal after the first one (a second Ctrl-C while servers shut down) goes to these (`CliEnvironment.onSignal`).
+const again = new Set<() => void>()
+const onSignal = (listener: () => void) => {
+  again.add(listener)
+  return () => void again.delete(listener)
+}
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
+    if (stoppedBy !== undefined) { for (const listener of [...again]) listener() }
     stoppedBy ??= signal
   })
 }
 process.on("SIGHUP", () => {
-  stoppedBy ??= "SIGHUP"
+  if (stoppedBy !== undefined) {
+    for (const listener of [...again]) listener()
+    return
+  }
+  stoppedBy = "SIGHUP"
   process.kill(process.pid, "SIGTERM")
 })
 
@@ -49,9 +62,11 @@ Main.run(process.argv.slice(2)).pipe(
       execPath: process.execPath,
       cwd: process.cwd(),
       userHome: homedir(),
-      terminalStderr: process.stderr.isTTY === true ? (text) => process.stderr.write(text) : undefined
+      terminalStderr: process.stderr.isTTY === true ? (text) => process.stderr.write(text) : undefined,
+      onSignal
     }),
-    NodeServices.layer
+    // The process table, so that closing a server also ends its descendants that left its process group (setsid).
+    Layer.provideMerge(NodeProcessTree.layer, NodeServices.layer)
   ]),
   NodeRuntime.runMain({ disableErrorReporting: true, teardown })
 )

@@ -3,11 +3,16 @@
 // plus one chunk per lazily imported part (the HTTP client, the auth login's listener…) in `dist/bin/chunks/`.
 // Node then resolves, reads and links a few files instead of ~390 modules: the CLI starts in about half the CPU
 // time (BENCHMARKS.md, "Issue 19, import time and the whole-process CLI (h12)"). The launcher
-// (`bin/mcp-fleet.mjs`) runs it when it is there; node built-ins and the fake server (spawned by path) stay outside.
+// (`bin/mcp-fleet.mjs`) runs it.
+//
+// The published CLI installs only what the bundle loads at run time: undici (below) and nothing else. The fake MCP
+// server the demo spawns by path (`@mcp-fleet/fake-server`'s `src/`, plain JavaScript without dependencies) is
+// copied beside the bundle, into `<out>/../fake-server/` (`src/internal/FakeServerFile.ts` finds it there).
 //
 //   node scripts/bundle.mjs [--out=<dir>]   # default: dist/bin (run by prepack after tsc -b)
-import { rmSync } from "node:fs"
-import { join } from "node:path"
+import { cpSync, rmSync } from "node:fs"
+import { createRequire } from "node:module"
+import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { build } from "rolldown"
 
@@ -15,6 +20,10 @@ const here = fileURLToPath(new URL("..", import.meta.url))
 const out = process.argv.find((a) => a.startsWith("--out="))?.slice(6) ?? join(here, "dist", "bin")
 
 rmSync(join(out, "chunks"), { recursive: true, force: true })
+const fakeServer = dirname(createRequire(import.meta.url).resolve("@mcp-fleet/fake-server/server"))
+const fakeServerCopy = join(out, "..", "fake-server")
+rmSync(fakeServerCopy, { recursive: true, force: true })
+cpSync(fakeServer, fakeServerCopy, { recursive: true })
 await build({
   input: { "mcp-fleet.bundle": join(here, "bin", "mcp-fleet.ts") },
   platform: "node",

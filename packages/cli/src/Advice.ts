@@ -8,6 +8,7 @@
  */
 import type { McpConfig } from "@mcp-fleet/config"
 import type { ServerHealth } from "@mcp-fleet/manager"
+import { StatusText } from "@mcp-fleet/manager"
 import { quote } from "./Diagnostics.ts"
 
 /**
@@ -21,6 +22,9 @@ export const QUOTED_LINES = 8
 const SPAWN_FAILURE = /could not be started \(.*?\): (NotFound|PermissionDenied)\b/
 const EXITED = /(?:exited with code|exit code) (\d+)/
 const KILLED = /killed by (SIG[A-Z0-9]+)/
+
+/** How the manager's reason starts when npm said the package does not exist (it is not retried). */
+const NOT_IN_REGISTRY = "the package does not exist in the registry"
 
 const isPath = (command: string): boolean => command.includes("/") || command.includes("\\")
 
@@ -74,6 +78,16 @@ export const explain = (
     case "unauthorized":
       return `${server} ${h.lastError ?? "needs authorization"}`
     case "starting":
+      if (h.stdoutNotJson !== undefined && StatusText.stdoutIsNotJsonRpc(h)) {
+        const { lines: junk, messages } = h.stdoutNotJson
+        return `${server} was still starting after ${waited}: its stdout is not JSON-RPC (${junk} ${
+          junk === 1 ? "line" : "lines"
+        } that are not JSON, ${messages} JSON-RPC ${
+          messages === 1 ? "message" : "messages"
+        }; is the server printing logs to stdout? only JSON-RPC may go there)${
+          lines.length === 0 ? "." : stderrBlock(h.name, lines, "")
+        }`
+      }
       return lines.length === 0
         ? `${server} was still starting after ${waited}; wait longer with --wait.`
         : `${server} was still starting after ${waited} (no answer to initialize yet; wait longer with --wait)${
@@ -86,6 +100,11 @@ export const explain = (
       const signal = KILLED.exec(h.lastError ?? "")?.[1]
       if (code === undefined && signal === undefined) {
         return `${server} is offline: ${h.lastError ?? "no reason recorded"}`
+      }
+      if (h.gaveUp && h.lastError?.startsWith(NOT_IN_REGISTRY) === true) {
+        return `${server} names a package that does not exist in the registry (npm answered 404; not retried)${
+          stderrBlock(h.name, lines, "it wrote nothing on stderr")
+        }`
       }
       const starts = h.gaveUp ? h.attempt + 1 : Math.max(1, h.attempt)
       const how = code !== undefined ? `exit code ${code}` : `killed by ${signal}`

@@ -12,6 +12,7 @@
  * @since 0.2.0
  */
 import * as AuthorizationPrompt from "@mcp-fleet/auth/AuthorizationPrompt"
+import type * as FileTokenStore from "@mcp-fleet/auth/FileTokenStore"
 import * as McpAuth from "@mcp-fleet/auth/McpAuth"
 import * as TokenStore from "@mcp-fleet/auth/TokenStore"
 import type { ConfigError, McpConfig } from "@mcp-fleet/config"
@@ -31,6 +32,7 @@ import * as ChildProcess from "effect/process/ChildProcess"
 import * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import * as Redacted from "effect/Redacted"
 import * as Scope from "effect/Scope"
+import * as AuthProbe from "./AuthProbe.ts"
 import * as CliAuth from "./CliAuth.ts"
 import { CliEnvironment } from "./CliEnvironment.ts"
 import { LoginFailed, NotRemote, ServerNotConfigured } from "./CliError.ts"
@@ -38,6 +40,7 @@ import * as CliFlags from "./CliFlags.ts"
 import * as DurationText from "./DurationText.ts"
 import * as FleetConfig from "./FleetConfig.ts"
 import * as LoopbackPrompt from "./LoopbackPrompt.ts"
+import * as OutputScrub from "./OutputScrub.ts"
 
 /**
  * Every way an `auth` command can fail.
@@ -45,7 +48,12 @@ import * as LoopbackPrompt from "./LoopbackPrompt.ts"
  * @since 0.2.0
  * @category models
  */
-export type AuthError = ConfigError.ConfigError | ServerNotConfigured | NotRemote | LoginFailed
+export type AuthError =
+  | ConfigError.ConfigError
+  | ServerNotConfigured
+  | NotRemote
+  | LoginFailed
+  | FileTokenStore.TokenDirectoryRefused
 
 type Requirements =
   | CliEnvironment
@@ -95,6 +103,25 @@ const opener = (
       )
     })
 
+/**
+ * Held tokens with their issuer and scope as they may be printed: the authorization server wrote both, so each is
+ * scrubbed of the secrets it knows (the tokens and the client secret).
+ */
+const shown = (store: TokenStore.TokenStore["Service"], held: Option.Option<TokenStore.Tokens>) =>
+  Option.match(held, {
+    onNone: () => Effect.succeed(Option.none<TokenStore.Tokens>()),
+    onSome: (tokens) =>
+      Effect.map(store.getClient(tokens.issuer), (client) => {
+        const secrets = [tokens.accessToken, tokens.refreshToken, Option.getOrUndefined(client)?.clientSecret]
+        const redaction = OutputScrub.redaction(secrets.flatMap((s) => (s === undefined ? [] : [Redacted.value(s)])))
+        return Option.some({
+          ...tokens,
+          issuer: redaction.text(tokens.issuer),
+          scope: tokens.scope === undefined ? undefined : redaction.text(tokens.scope)
+        })
+      })
+  })
+
 const server = Argument.String("server").pipe(
   Argument.withDescription("The remote server, as named in the config file.")
 )
@@ -140,7 +167,8 @@ const login = Command.make(
         requestTimeout: Duration.sum(timeout, Duration.seconds(30))
       }).pipe(Effect.provideService(McpAuth.McpAuth, auth))
       yield* client.awaitReady
-      return yield* store.getTokens(CliAuth.resourceKey(url))
+      const tokens = yield* store.getTokens(CliAuth.resourceKey(url))
+      return yield* shown(store, tokens)
     })).pipe(
       Effect.provide(Layer.merge(CliAuth.store, undici)),
       Effect.mapError((error) =>
@@ -198,6 +226,13 @@ export interface AuthStatusJson {
   readonly expired: boolean
   /** Whether a refresh token is held (the access token can be renewed without the user). */
   readonly refreshable: boolean
+  /**
+   * Whether the server needs a sign-in: `true` when tokens are held or it refused an `initialize` without them,
+   * `false` when it answered one without any authorization, `null` when that could not be asked (see `reason`).
+   */
+  readonly needsSignIn: boolean | null
+  /** Why `needsSignIn` is `null` (unreachable, no answer in time…); otherwise `null`. */
+  readonly reason: string | null
 }
 
 const status = Command.make(
@@ -211,8 +246,11 @@ const status = Command.make(
       return yield* Effect.forEach(
         file.remote,
         (entry) =>
-          Effect.map(store.getTokens(CliAuth.resourceKey(urlOf(entry))), (held): AuthStatusJson => {
-            const t = Option.getOrUndefined(held)
+          Effect.gen(function*() {
+            const held = yield* store.getTokens(CliAuth.resourceKey(urlOf(entry)))
+            const t = Option.getOrUndefined(yield* shown(store, held))
+            // Without tokens, the server itself says whether it needs them (one unauthenticated initialize).
+            const found = t === undefined ? yield* AuthProbe.probe(entry) : undefined
             return {
               name: entry.name,
               url: RemoteClient.redactUrl(entry.url),
@@ -221,16 +259,25 @@ const status = Command.make(
               scope: t?.scope ?? null,
               expiresAt: t?.expiresAt === undefined ? null : new Date(t.expiresAt).toISOString(),
               expired: t?.expiresAt !== undefined && t.expiresAt <= now,
-              refreshable: t?.refreshToken !== undefined
-            }
-          })
+              refreshable: t?.refreshToken !== undefined,
+              needsSignIn: found === undefined || found._tag === "needed" ? true : found._tag === "open" ? false : null,
+              reason: found?._tag === "unknown" ? found.reason : null
+            } satisfies AuthStatusJson
+          }),
+        { concurrency: "unbounded" }
       )
-    }).pipe(Effect.provide(CliAuth.store))
+    }).pipe(Effect.provide(Layer.merge(CliAuth.store, undici)))
     if (json) return yield* Console.log(JSON.stringify({ servers: rows }, null, 2))
     if (rows.length === 0) return yield* Console.log(`${file.path} has no remote servers.`)
     for (const row of rows) {
       if (!row.authorized) {
-        yield* Console.log(`${row.name}: not signed in (${CliAuth.advice(row.name)}) · ${row.url}`)
+        yield* Console.log(
+          row.needsSignIn === false
+            ? `${row.name}: no sign-in needed (it answered without authorization) · ${row.url}`
+            : row.needsSignIn === null
+            ? `${row.name}: not signed in; whether it needs a sign-in is unknown (${row.reason}) · ${row.url}`
+            : `${row.name}: not signed in (${CliAuth.advice(row.name)}) · ${row.url}`
+        )
         continue
       }
       const expiry = row.expiresAt === null
@@ -243,7 +290,9 @@ const status = Command.make(
     }
   })
 ).pipe(
-  Command.withDescription("Which remote servers have OAuth tokens, from which issuer, until when (never a token).")
+  Command.withDescription(
+    "Which remote servers have OAuth tokens, from which issuer, until when (never a token); a server without tokens is asked whether it needs any."
+  )
 )
 
 /**

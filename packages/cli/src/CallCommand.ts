@@ -7,7 +7,8 @@
  * did-you-mean, exit 2), then goes to it and only there. The result is printed on stdout (see `CallOutput`), or
  * with `--json` as the raw `CallOutput.CallJson`; `--output FILE` writes the first image / audio block's bytes
  * to FILE. A result with `isError: true` prints its text on stderr and exits 1, as do typed failures (timeout,
- * remote error, a server that is not ready, said why).
+ * remote error, a server that is not ready, said why). Everything it prints, on stdout and stderr, `--json`
+ * included, is scrubbed of the secrets it sent the server (see `OutputScrub`); the bytes `--output` writes are not.
  *
  * @since 0.1.0
  */
@@ -41,9 +42,11 @@ import {
 import * as CliFlags from "./CliFlags.ts"
 import * as DurationText from "./DurationText.ts"
 import * as ElicitationPrompt from "./ElicitationPrompt.ts"
+import * as ExitCode from "./ExitCode.ts"
 import * as FleetConfig from "./FleetConfig.ts"
 import * as OneShot from "./OneShot.ts"
-import { awaitServer, isSettled } from "./Settle.ts"
+import * as OutputScrub from "./OutputScrub.ts"
+import { awaitServer, isStateSettled } from "./Settle.ts"
 import { SEPARATOR } from "./ToolListing.ts"
 
 const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
@@ -112,6 +115,7 @@ export interface Input {
   readonly config: string
   readonly wait: Duration.Duration
   readonly verbose: boolean
+  readonly elicitation: ElicitationPrompt.Mode
 }
 
 /**
@@ -133,6 +137,7 @@ export type CallError =
   | ManagerError.UnknownServer
   | ManagerError.ServerUnavailable
   | McpError.CallToolError
+  | ExitCode.ExitStatus
 
 /**
  * The `call` command.
@@ -177,9 +182,17 @@ export const command: Command.Command<
     ),
     config: CliFlags.config,
     wait: CliFlags.wait("How long to wait for the server to start before calling."),
-    verbose: CliFlags.verbose
+    verbose: CliFlags.verbose,
+    elicitation: Flag.Literals("elicitation", ElicitationPrompt.MODES).pipe(
+      Flag.withDescription(
+        "How to answer a server that asks for input during the call: ask (on a terminal; declined without one), accept-defaults (accept a form whose required fields all have defaults, decline the rest: for scripts) or decline."
+      ),
+      Flag.withDefault("ask")
+    )
   },
-  Effect.fn("mcp-fleet call")(function*({ args, config, json, output, server: target, timeout, tool, verbose, wait }) {
+  Effect.fn("mcp-fleet call")(function*(
+    { args, config, elicitation: answering, json, output, server: target, timeout, tool, verbose, wait }
+  ) {
     const toolArgs = yield* parseArguments(args)
     const loaded = yield* FleetConfig.load(config)
     const named = Option.isSome(tool)
@@ -187,13 +200,21 @@ export const command: Command.Command<
       : yield* splitQualified(loaded, target)
     const { server } = named
     const file = yield* FleetConfig.only(loaded, server)
+    // Everything printed from here on is scrubbed of the secrets sent to the server, tokens refreshed during the
+    // call included (the store is read again once the call has answered, and before a failure is printed).
+    let redaction = OutputScrub.redaction(yield* OutputScrub.secretsOf(file, server))
+    const rescan = Effect.map(OutputScrub.secretsOf(file, server), (secrets) => {
+      redaction = OutputScrub.redaction(secrets)
+    })
     const waited = DurationText.format(wait)
-    // A server that elicits during the call is answered on the terminal, or refused when there is none.
-    const elicitation = yield* ElicitationPrompt.make
+    // A server that elicits during the call is answered as --elicitation says: by default on the terminal, or
+    // refused when there is none.
+    const elicitation = yield* ElicitationPrompt.forMode(answering)
+    const scrubbed = Console.consoleWith((inner) => Effect.succeed(OutputScrub.console(inner, () => redaction)))
     yield* OneShot.run(file, verbose, (session) =>
       Effect.gen(function*() {
         const { manager } = session
-        yield* awaitServer(manager, server, isSettled, wait)
+        yield* awaitServer(manager, server, isStateSettled, wait)
         yield* session.diagnostics.stop
         yield* session.requireReady(server, waited, ["ready", "degraded"])
         const h = yield* manager.serverHealth(server)
@@ -209,7 +230,7 @@ export const command: Command.Command<
         // On a terminal, the tool's progress reports are drawn as one line, cleared before the result prints.
         const { terminalStderr } = yield* CliEnvironment
         const label = `${server}${SEPARATOR}${named.tool}`
-        const draw = terminalStderr
+        const draw = terminalStderr === undefined ? undefined : (text: string) => terminalStderr(redaction.text(text))
         let drawn = false
         const result = yield* manager.call(server, named.tool, toolArgs, {
           ...(Option.isSome(timeout) ? { timeout: timeout.value } : {}),
@@ -221,9 +242,13 @@ export const command: Command.Command<
               })
           })
         }).pipe(Effect.ensuring(Effect.sync(() => drawn && draw?.(CallProgress.clear))))
-        if (json) yield* Console.log(JSON.stringify(CallOutput.toJson(server, named.tool, result), null, 2))
+        yield* rescan
+        if (json) {
+          yield* Console.log(JSON.stringify(redaction.value(CallOutput.toJson(server, named.tool, result)), null, 2))
+        }
         if (result.isError === true) {
-          return yield* new ToolReportedError({ server, tool: named.tool, text: CallOutput.renderContent(result) })
+          const text = redaction.text(CallOutput.renderContent(result))
+          return yield* new ToolReportedError({ server, tool: named.tool, text })
         }
         if (Option.isSome(output)) {
           const binary = CallOutput.firstBinary(result)
@@ -234,12 +259,21 @@ export const command: Command.Command<
           )
           yield* Console.error(`mcp-fleet: wrote ${binary.bytes.length} bytes (${binary.mimeType}) to ${output.value}`)
         }
-        if (!json) yield* Console.log(CallOutput.render(result))
-      }), { elicitation })
+        if (!json) yield* Console.log(redaction.text(CallOutput.render(result)))
+      }), { elicitation }).pipe(
+        // A failure is printed here, through the scrubbing console, and ends the run with its exit code.
+        Effect.catch((error) =>
+          rescan.pipe(
+            Effect.andThen(ExitCode.printError(error.message)),
+            Effect.andThen(Effect.fail(new ExitCode.ExitStatus({ code: ExitCode.forError(error) })))
+          )
+        ),
+        Effect.provideServiceEffect(Console.Console, scrubbed)
+      )
   })
 ).pipe(
   Command.withDescription(
-    "Call one tool on one server and print its result: structured content as JSON, otherwise its text."
+    "Call one tool on one server and print its result: structured content as JSON, otherwise its text. Everything printed (stdout and stderr, --json included) is scrubbed of the secrets sent to that server: its env values, header values and URL password from the config file, and its OAuth tokens; each becomes <redacted>."
   ),
   Command.withExamples([
     {

@@ -57,14 +57,36 @@ export const configDir: Effect.Effect<string | undefined, never, CliEnvironment 
 )
 
 /**
- * The token store: the file store in the config directory, or memory when there is none.
+ * The token store: the file store in the config directory, or memory when there is none. Fails with
+ * `TokenDirectoryRefused` when the directory is a symbolic link, not a directory, or open to others and not the
+ * user's to tighten.
  *
  * @since 0.2.0
  * @category layers
  */
-export const store: Layer.Layer<TokenStore.TokenStore, never, CliEnvironment | FileSystem.FileSystem | Path.Path> =
-  Layer.unwrap(
-    Effect.map(configDir, (dir) => (dir === undefined ? TokenStore.layerMemory : FileTokenStore.layer(dir)))
+export const store: Layer.Layer<
+  TokenStore.TokenStore,
+  FileTokenStore.TokenDirectoryRefused,
+  CliEnvironment | FileSystem.FileSystem | Path.Path
+> = Layer.unwrap(
+  Effect.map(configDir, (dir) => (dir === undefined ? TokenStore.layerMemory : FileTokenStore.layer(dir)))
+)
+
+/**
+ * The store of the commands that run servers: {@link store}, or, when its directory is refused, memory with a
+ * warning saying why (remote servers then run without stored tokens and become `unauthorized`; `auth login`
+ * fails with the same reason).
+ */
+const unattendedStore: Layer.Layer<TokenStore.TokenStore, never, CliEnvironment | FileSystem.FileSystem | Path.Path> =
+  store.pipe(
+    Layer.catch((error) =>
+      Layer.effect(
+        TokenStore.TokenStore,
+        Effect.logWarning(`${error.message} Remote servers run without stored tokens.`).pipe(
+          Effect.andThen(TokenStore.makeMemory)
+        )
+      )
+    )
   )
 
 /**
@@ -98,7 +120,7 @@ export const unattended: Layer.Layer<
 > = McpAuth.layer({ clientName: CLIENT_NAME, redirectUri: UNATTENDED_REDIRECT }).pipe(
   Layer.provide([
     AuthorizationPrompt.layerUnavailable("this command does not open a browser; `mcp-fleet auth login` does"),
-    store
+    unattendedStore
   ])
 )
 

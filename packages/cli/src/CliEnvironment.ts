@@ -28,6 +28,12 @@ export interface Service {
    * absent on a pipe or a file, where no progress line is drawn.
    */
   readonly terminalStderr?: ((text: string) => void) | undefined
+  /**
+   * Subscribes `listener` to the stopping signals (SIGINT, SIGTERM, SIGHUP) that arrive after the first one (the
+   * first stops the command; a second one while servers shut down kills them at once); returns the unsubscribe.
+   * Absent: no second signal is listened for.
+   */
+  readonly onSignal?: ((listener: () => void) => () => void) | undefined
 }
 
 /**

@@ -6,6 +6,7 @@
 import { McpClientOptions } from "@mcp-fleet/transport"
 import * as Flag from "effect/cli/Flag"
 import * as Duration from "effect/Duration"
+import type * as LogLevel from "effect/LogLevel"
 import type * as Option from "effect/Option"
 import * as DurationText from "./DurationText.ts"
 
@@ -113,3 +114,33 @@ export const server: Flag.Flag<Option.Option<string>> = Flag.String("server").pi
   Flag.withDescription("Only this server (only it is started); fails if it does not become ready."),
   Flag.optional
 )
+
+const LOG_LEVELS: Readonly<Record<string, LogLevel.LogLevel>> = {
+  all: "All",
+  trace: "Trace",
+  debug: "Debug",
+  info: "Info",
+  warn: "Warn",
+  warning: "Warn",
+  error: "Error",
+  fatal: "Fatal",
+  none: "None"
+}
+
+/**
+ * The level of the global `--log-level` flag in a command line (`--log-level debug` or `--log-level=debug`), read
+ * before the command line is parsed: the level must also hold where a defect of the command is reported, outside
+ * the command's handler (where `effect/cli` applies it). `undefined` when absent or not a level.
+ *
+ * @since 0.4.0
+ * @category global flags
+ */
+export const logLevelIn = (args: ReadonlyArray<string>): LogLevel.LogLevel | undefined => {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
+    if (arg === "--") return undefined
+    const value = arg === "--log-level" ? args[i + 1] : arg.startsWith("--log-level=") ? arg.slice(12) : undefined
+    if (value !== undefined) return LOG_LEVELS[value]
+  }
+  return undefined
+}

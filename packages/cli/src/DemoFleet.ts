@@ -8,8 +8,8 @@
 import type { ManagerOptions } from "@mcp-fleet/manager"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
-import { createRequire } from "node:module"
 import { DemoFailed } from "./CliError.ts"
+import * as FakeServerFile from "./internal/FakeServerFile.ts"
 
 /**
  * The remote server's name in the demo's fleet.
@@ -104,13 +104,13 @@ export const servers: ReadonlyArray<DemoServer> = [
 export const RUN_ID_ENV_VAR = "MCP_FLEET_TEST_RUN_ID"
 
 /**
- * The absolute path of the fake server, resolved through the `@mcp-fleet/fake-server/server` export.
+ * The absolute path of the fake server, resolved through the `@mcp-fleet/fake-server/server` export (or the published package's own copy: `internal/FakeServerFile`).
  *
  * @since 0.1.0
  * @category resolving
  */
 export const fakeServerPath: Effect.Effect<string, DemoFailed> = Effect.try({
-  try: () => createRequire(import.meta.url).resolve("@mcp-fleet/fake-server/server"),
+  try: () => FakeServerFile.resolve("server"),
   catch: (error) =>
     new DemoFailed({
       reason: `the fake MCP server (@mcp-fleet/fake-server/server) could not be found; run pnpm install (${

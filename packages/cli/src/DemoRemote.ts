@@ -12,8 +12,8 @@ import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import { createRequire } from "node:module"
 import { DemoFailed } from "./CliError.ts"
+import * as FakeServerFile from "./internal/FakeServerFile.ts"
 
 /**
  * The fake HTTP server's mode tokens in the demo: every request answered on an SSE stream.
@@ -37,13 +37,13 @@ export interface Running {
 const Listening = Schema.fromJsonString(Schema.Struct({ url: Schema.String, pid: Schema.Number }))
 
 /**
- * The absolute path of the fake HTTP server, resolved through the `@mcp-fleet/fake-server/http-server` export.
+ * The absolute path of the fake HTTP server, resolved through the `@mcp-fleet/fake-server/http-server` export (or the published package's own copy: `internal/FakeServerFile`).
  *
  * @since 0.2.0
  * @category resolving
  */
 export const serverPath: Effect.Effect<string, DemoFailed> = Effect.try({
-  try: () => createRequire(import.meta.url).resolve("@mcp-fleet/fake-server/http-server"),
+  try: () => FakeServerFile.resolve("http-server"),
   catch: (error) =>
     new DemoFailed({
       reason: `the fake HTTP MCP server (@mcp-fleet/fake-server/http-server) could not be found; run pnpm install (${

@@ -82,6 +82,9 @@ export const progressLine = (
       const of = h.maxAttempts === undefined ? "" : `/${h.maxAttempts}`
       return [`${h.name} reconnecting${h.attempt > 0 ? ` ${h.attempt}${of}` : ""}`]
     }
+    if (h.state === "ready" && h.listing !== undefined && h.listing.length > 0) {
+      return [`${h.name} listing ${h.listing.join(" and ")}`]
+    }
     return []
   })
   return waiting.length === 0 ? undefined : `mcp-fleet: waiting for ${waiting.join(", ")}…`

@@ -144,19 +144,91 @@ const askForm = (request: Elicitation.FormRequest) =>
 const say = (text: string) => Console.error(`mcp-fleet: ${text}`)
 
 /**
- * The CLI's elicitation handler: prompts on a terminal, refuses elsewhere.
+ * How `call` answers a server that asks for input (`--elicitation`):
  *
- * @since 0.2.0
+ * - `ask` (the default): on a terminal, the form's prompts; without one, a refusal (`decline`).
+ * - `accept-defaults`: never asks; a form whose required fields all have a default (SEP-1034) is accepted with its
+ *   defaults, any other form is declined; a URL (which needs a person) is declined. For scripts.
+ * - `decline`: never asks; every request is declined.
+ *
+ * Each answer given without asking is said in one line on stderr.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export type Mode = "ask" | "accept-defaults" | "decline"
+
+/**
+ * Every {@link Mode}, as `--elicitation` accepts them.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export const MODES: ReadonlyArray<Mode> = ["ask", "accept-defaults", "decline"]
+
+/**
+ * The answer `accept-defaults` gives a form: accepted with its defaults when every required field has one, else
+ * declined; with the line that says so.
+ *
+ * @since 0.4.0
+ * @category answering
+ */
+export const withDefaults = (
+  request: Elicitation.FormRequest
+): { readonly answer: Elicitation.Answer; readonly said: string } => {
+  const required = request.requestedSchema.required ?? []
+  const missing = required.filter((name) => request.values[name] === undefined)
+  if (missing.length > 0) {
+    return {
+      answer: { action: "decline" },
+      said: `declined (--elicitation accept-defaults): no default for ${
+        missing.map((name) => JSON.stringify(printable(name))).join(", ")
+      }`
+    }
+  }
+  const given = Object.keys(request.values)
+  return {
+    answer: { action: "accept", content: request.values },
+    said: `accepted with its defaults (--elicitation accept-defaults)${
+      given.length === 0 ? "" : `: ${given.map((name) => printable(name)).join(", ")}`
+    }`
+  }
+}
+
+/**
+ * The CLI's elicitation handler for `mode` (see {@link Mode}).
+ *
+ * @since 0.4.0
  * @category constructors
  */
-export const make: Effect.Effect<
+export const forMode: (mode: Mode) => Effect.Effect<
   Elicitation.Service,
   never,
   Terminal.Terminal | FileSystem.FileSystem | Path.Path
-> = Effect.gen(function*() {
-  const { canPrompt } = yield* TerminalCapabilities.TerminalCapabilities
+> = Effect.fnUntraced(function*(mode: Mode) {
+  const { canPrompt: terminal } = yield* TerminalCapabilities.TerminalCapabilities
+  const canPrompt = terminal && mode === "ask"
   const context = yield* Effect.context<Terminal.Terminal | FileSystem.FileSystem | Path.Path>()
   const asked = (server: string, message: string) => `${printable(server)} asks: ${printable(message)}`
+  const unasked = mode === "ask"
+    ? "there is no terminal to ask on"
+    : `--elicitation ${mode}`
+  if (mode !== "ask") {
+    return {
+      form: (request) => {
+        const { answer, said } = mode === "accept-defaults"
+          ? withDefaults(request)
+          : { answer: { action: "decline" as const }, said: `declined (${unasked})` }
+        return say(`${asked(request.server, request.message)} — ${said}`).pipe(Effect.as(answer))
+      },
+      url: (request) =>
+        say(
+          `${asked(request.server, request.message)}\n  open: ${printable(request.url)}\nmcp-fleet: declined (${
+            mode === "accept-defaults" ? "a URL needs a person; --elicitation accept-defaults" : unasked
+          })`
+        ).pipe(Effect.as({ action: "decline" as const }))
+    } satisfies Elicitation.Service
+  }
   return {
     form: (request) =>
       canPrompt
@@ -166,7 +238,7 @@ export const make: Effect.Effect<
           Effect.catchTag("QuitError", () => Effect.succeed({ action: "cancel" as const })),
           Effect.provideContext(context)
         )
-        : say(`${asked(request.server, request.message)} — declined: there is no terminal to ask on`).pipe(
+        : say(`${asked(request.server, request.message)} — declined: ${unasked}`).pipe(
           Effect.as({ action: "decline" as const })
         ),
     url: (request) =>
@@ -188,3 +260,15 @@ export const make: Effect.Effect<
       })
   } satisfies Elicitation.Service
 })
+
+/**
+ * The CLI's elicitation handler: prompts on a terminal, refuses elsewhere (`forMode("ask")`).
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const make: Effect.Effect<
+  Elicitation.Service,
+  never,
+  Terminal.Terminal | FileSystem.FileSystem | Path.Path
+> = forMode("ask")

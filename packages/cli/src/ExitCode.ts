@@ -126,6 +126,8 @@ export const report = <A, E extends { readonly _tag: string; readonly message: s
       )
     }
     const e = error.value
+    // Printed already by the command (`call` prints its failures itself, scrubbed of the secrets it sent).
+    if (e instanceof ExitStatus) return Effect.fail(e)
     // Shown already by the presenter: a usage error, or the help for a missing subcommand (`--help` itself
     // succeeds and never gets here).
     if (CliError.isCliError(e) && e._tag === "ShowHelp") return Effect.fail(new ExitStatus({ code: USAGE }))

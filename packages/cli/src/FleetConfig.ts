@@ -23,6 +23,7 @@ import * as CliAuth from "./CliAuth.ts"
 import { CliEnvironment } from "./CliEnvironment.ts"
 import { ServerNotConfigured } from "./CliError.ts"
 import * as RemoteHttp from "./RemoteHttp.ts"
+import * as Shutdown from "./Shutdown.ts"
 
 /**
  * Reads and decodes the config file (a relative path is resolved against the working directory), expanding
@@ -119,7 +120,7 @@ export const only = (
 
 /**
  * Runs `use` with a manager built from `options`; the servers are shut down when it ends, fails or is
- * interrupted (Ctrl-C).
+ * interrupted (Ctrl-C: see `Shutdown.notice`).
  *
  * @since 0.1.0
  * @category running
@@ -136,10 +137,13 @@ export const withManager = <A, E, R>(
   | FileSystem.FileSystem
   | Path.Path
 > =>
-  McpManager.McpManager.pipe(
-    Effect.flatMap(use),
-    Effect.provide(McpManager.layer(options)),
-    RemoteHttp.whenRemote(options)
+  Effect.scoped(
+    McpManager.McpManager.pipe(
+      // Ctrl-C: a line names the servers slow to exit, and a second one kills them (Shutdown).
+      Effect.flatMap((manager) => Shutdown.noticeOnInterrupt(manager, use(manager))),
+      Effect.provide(McpManager.layer(options)),
+      RemoteHttp.whenRemote(options)
+    )
   )
 
 /**

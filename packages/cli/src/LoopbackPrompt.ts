@@ -1,8 +1,11 @@
 /**
  * The CLI's `AuthorizationPrompt` (RFC 8252 loopback redirect): a listener on 127.0.0.1 with a random port
  * receives the authorization server's redirect at `/callback`. The authorization URL is printed (on stderr) and
- * opened in a browser only when one is configured (`$BROWSER`). When nobody comes back before the deadline the
- * prompt fails with `PromptFailed` saying so, and the listener is closed with its scope: nothing hangs.
+ * opened in a browser only when one is configured (`$BROWSER`). Only a redirect that carries the `state` of the
+ * authorization under way is taken: any other request to `/callback` (a wrong or missing `state`, as any local
+ * process could send before the browser does) is answered 400 and the listener keeps waiting. When nobody comes
+ * back before the deadline the prompt fails with `PromptFailed` saying so, and the listener is closed with its
+ * scope: nothing hangs.
  *
  * @since 0.2.0
  */
@@ -87,6 +90,8 @@ export const make = (options: Options): Effect.Effect<Loopback, AuthorizationPro
     const address = server.address()
     const port = typeof address === "object" && address !== null ? address.port : 0
     const redirectUri = `http://127.0.0.1:${port}${CALLBACK_PATH}`
+    /** The `state` of the authorization under way; a callback without it is not the browser's. */
+    let expectedState: string | undefined
     server.on("request", (req: IncomingMessage, res: ServerResponse) => {
       const url = new URL(req.url ?? "/", redirectUri)
       if (req.method !== "GET" || url.pathname !== CALLBACK_PATH) {
@@ -94,6 +99,12 @@ export const make = (options: Options): Effect.Effect<Loopback, AuthorizationPro
         return
       }
       const callback = AuthorizationPrompt.callbackFromRedirect(url)
+      if (expectedState === undefined || callback.state !== expectedState) {
+        res.writeHead(400, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" })
+          .end(PAGE("This is not the authorization mcp-fleet is waiting for (its state does not match)."))
+        return
+      }
+      expectedState = undefined // the first matching callback is the answer; a replay of it is refused too
       res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" })
         .end(
           PAGE(
@@ -106,6 +117,9 @@ export const make = (options: Options): Effect.Effect<Loopback, AuthorizationPro
     const prompt = AuthorizationPrompt.AuthorizationPrompt.of({
       authorize: (request) =>
         Effect.gen(function*() {
+          yield* Effect.sync(() => {
+            expectedState = request.url.searchParams.get("state") ?? undefined
+          })
           yield* options.show(request.url.href)
           if (options.open !== undefined) yield* options.open(request.url.href)
           return yield* Queue.take(callbacks)

@@ -26,7 +26,9 @@ import { CliEnvironment } from "./CliEnvironment.ts"
 import { ServerNotUsable } from "./CliError.ts"
 import * as Diagnostics from "./Diagnostics.ts"
 import * as FleetConfig from "./FleetConfig.ts"
+import * as OutputScrub from "./OutputScrub.ts"
 import * as RemoteHttp from "./RemoteHttp.ts"
+import * as Shutdown from "./Shutdown.ts"
 
 /**
  * The reconnection policy of one-shot commands.
@@ -107,7 +109,7 @@ export const managerOptions = (
     ...config.servers.map((entry) =>
       [entry.name, {
         ...FleetConfig.toServerConfig(entry),
-        client: { onStderrLine: diagnostics.onStderrLine(entry.name) }
+        client: { onStderrLine: diagnostics.onStderrLine(entry.name), ...Shutdown.clientOptions }
       }] as const
     ),
     // A remote server has no stderr to feed.
@@ -165,7 +167,14 @@ export const run = <A, E, R>(
             const quiet = h.state === "starting" && diagnostics.stderrOf(h.name).length === 0
             return h.state === "ready" || h.state === "disabled" || quiet ? [] : [`mcp-fleet: ${explain(h, waited)}`]
           })
-        return yield* use({ manager, config, diagnostics, explain, requireReady, explainNotReady })
+        // Ctrl-C: a line names the servers slow to exit, and a second one kills them (Shutdown).
+        return yield* Shutdown.noticeOnInterrupt(
+          manager,
+          use({ manager, config, diagnostics, explain, requireReady, explainNotReady })
+        )
       }).pipe(Effect.provide(McpManager.layer(options)), RemoteHttp.whenRemote(options))
+    ).pipe(
+      // Whatever is printed while the servers run (results, tool lists, logs) holds none of the secrets sent them.
+      OutputScrub.scrubbing(config)
     )
   })

@@ -30,7 +30,7 @@ import * as DurationText from "./DurationText.ts"
 import * as FeatureListing from "./FeatureListing.ts"
 import * as FleetConfig from "./FleetConfig.ts"
 import * as OneShot from "./OneShot.ts"
-import { awaitServer, awaitSettled, isSettled } from "./Settle.ts"
+import { awaitServer, awaitSettled, isStateSettled } from "./Settle.ts"
 
 /**
  * Every way `resources` and `read` can fail.
@@ -190,7 +190,7 @@ export const read: Command.Command<
     yield* OneShot.run(file, verbose, (session) =>
       Effect.gen(function*() {
         const { manager } = session
-        yield* awaitServer(manager, server, isSettled, wait)
+        yield* awaitServer(manager, server, isStateSettled, wait)
         yield* session.diagnostics.stop
         yield* session.requireReady(server, waited, ["ready", "degraded"])
         const result = yield* manager.readResource(

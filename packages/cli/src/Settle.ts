@@ -1,6 +1,7 @@
 /**
- * Waiting for a fleet to settle: every server `ready`, `degraded`, `disabled`, `unauthorized`, or `offline` with reconnection
- * given up. A server that is `starting`, or `offline` and still reconnecting, has not settled yet.
+ * Waiting for a fleet to settle: every server `ready` (with every list it declares discovered), `degraded`,
+ * `disabled`, `unauthorized`, or `offline` with reconnection given up. A server that is `starting`, `ready` while its
+ * prompts or resources are still being listed, or `offline` and still reconnecting, has not settled yet.
  *
  * @since 0.1.0
  */
@@ -11,31 +12,43 @@ import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 
 /**
- * Whether a server has reached a state it will keep without outside help.
+ * Whether a server is in a state it will keep without outside help, whatever is still being listed besides its
+ * tools: enough for a command that only calls it or lists its tools (`call`, `read`, `prompt`, `tools`).
+ *
+ * @since 0.4.0
+ * @category predicates
+ */
+export const isStateSettled = (h: ServerHealth.ServerHealth): boolean =>
+  h.state === "ready" || h.state === "degraded" || h.state === "disabled" || h.state === "unauthorized" ||
+  (h.state === "offline" && h.gaveUp)
+
+/**
+ * Whether a server has reached a state it will keep without outside help (a ready server: once the lists it
+ * declares besides tools have been listed too, so that no count is shown before it is known).
  *
  * @since 0.1.0
  * @category predicates
  */
 export const isSettled = (h: ServerHealth.ServerHealth): boolean =>
-  h.state === "ready" || h.state === "degraded" || h.state === "disabled" || h.state === "unauthorized" ||
-  (h.state === "offline" && h.gaveUp)
+  isStateSettled(h) && (h.state !== "ready" || h.listing === undefined || h.listing.length === 0)
 
 /**
- * Waits until every server has settled or `wait` has passed, whichever comes first (it never fails), and
- * returns the servers that had not settled by then (empty when all did).
+ * Waits until every server has settled (by `settled`, default {@link isSettled}) or `wait` has passed, whichever
+ * comes first (it never fails), and returns the servers that had not settled by then (empty when all did).
  *
  * @since 0.1.0
  * @category waiting
  */
 export const awaitSettled = (
   manager: McpManager.McpManager["Service"],
-  wait: Duration.Duration
+  wait: Duration.Duration,
+  settled: (h: ServerHealth.ServerHealth) => boolean = isSettled
 ): Effect.Effect<ReadonlyArray<ServerHealth.ServerHealth>> =>
   manager.snapshots.pipe(
-    Stream.filter((healths) => healths.every(isSettled)),
+    Stream.filter((healths) => healths.every(settled)),
     Stream.runHead,
     Effect.timeoutOption(wait),
-    Effect.map(() => manager.health().filter((h) => !isSettled(h)))
+    Effect.map(() => manager.health().filter((h) => !settled(h)))
   )
 
 /**

@@ -124,7 +124,9 @@ export const command: Command.Command<
           if (legend !== undefined) yield* Console.error(`mcp-fleet: ${legend}`)
         }
         if (unsettled.length > 0) {
-          const names = unsettled.map((h) => `${h.name} (${h.state})`).join(", ")
+          const names = unsettled.map((h) =>
+            `${h.name} (${h.state}${h.listing === undefined ? "" : h.listing.map((k) => `, ${k}: listing…`).join("")})`
+          ).join(", ")
           yield* Console.error(`mcp-fleet: not settled after ${waited}: ${names}`)
         }
         for (const line of explainNotReady(waited)) yield* Console.error(line)

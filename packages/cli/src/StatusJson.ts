@@ -11,7 +11,7 @@
  *     { "name": "alpha", "state": "ready", "settled": true, "tools": 9, "curated": [], "curatedCount": 0,
  *       "curatedMissing": [], "attempt": 0, "maxAttempts": 2, "gaveUp": false, "pid": 4242,
  *       "transport": "stdio", "url": null, "protocol": { "era": "legacy", "version": "2025-11-25" },
- *       "lastError": null, "explanation": null, "stderr": [] }
+ *       "lastError": null, "explanation": null, "stderr": [], "prompts": null, "resources": null, "listing": [] }
  *   ]
  * }
  * ```
@@ -58,6 +58,12 @@ export interface ServerJson {
   readonly explanation: string | null
   /** Its last stderr lines, oldest first. */
   readonly stderr: ReadonlyArray<string>
+  /** How many prompts a ready server offers (`null`: not ready, none declared, not listed yet, or listing failed). */
+  readonly prompts: number | null
+  /** How many resources a ready server offers (`null` as for `prompts`). */
+  readonly resources: number | null
+  /** The declared lists whose first listing has not finished yet (`prompts`, `resources`). */
+  readonly listing: ReadonlyArray<string>
 }
 
 /**
@@ -124,7 +130,10 @@ export const toJson = (
         protocol: h.protocol === undefined ? null : { era: h.protocol.era, version: h.protocol.version },
         lastError: h.lastError ?? null,
         explanation: h.state === "ready" ? null : explain(h),
-        stderr: stderr.length > 0 ? stderr : h.stderrTail
+        stderr: stderr.length > 0 ? stderr : h.stderrTail,
+        prompts: h.prompts ?? null,
+        resources: h.resources ?? null,
+        listing: h.listing ?? []
       }
     })
   }

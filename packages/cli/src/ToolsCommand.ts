@@ -26,7 +26,7 @@ import * as CliFlags from "./CliFlags.ts"
 import * as DurationText from "./DurationText.ts"
 import * as FleetConfig from "./FleetConfig.ts"
 import * as OneShot from "./OneShot.ts"
-import { awaitSettled } from "./Settle.ts"
+import { awaitSettled, isStateSettled } from "./Settle.ts"
 import * as ToolListing from "./ToolListing.ts"
 import * as Vocabulary from "./Vocabulary.ts"
 
@@ -104,7 +104,7 @@ export const command: Command.Command<
     const waited = DurationText.format(wait)
     yield* OneShot.run(file, verbose, (session) =>
       Effect.gen(function*() {
-        yield* awaitSettled(session.manager, wait)
+        yield* awaitSettled(session.manager, wait, isStateSettled)
         yield* session.diagnostics.stop
         if (Option.isSome(server)) yield* session.requireReady(server.value, waited)
         yield* print(session, json, waited)

@@ -52,3 +52,7 @@ export * as OneShot from "./OneShot.ts"
 export * as StatusJson from "./StatusJson.ts"
 /** @since 0.1.0 */
 export * as Vocabulary from "./Vocabulary.ts"
+/** @since 0.4.0 */
+export * as Shutdown from "./Shutdown.ts"
+/** @since 0.4.0 */
+export * as AuthProbe from "./AuthProbe.ts"

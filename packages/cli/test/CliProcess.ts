@@ -6,8 +6,9 @@
 import { FakeServer } from "@mcp-fleet/testing"
 import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { mkdtemp, rm, writeFile } from "node:fs/promises"
+import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { TestContext } from "vitest"
 
@@ -159,4 +160,13 @@ export const isAlive = (pid: number): boolean => {
   } catch (error) {
     return error instanceof Error && "code" in error && error.code === "EPERM"
   }
+}
+
+/**
+ * The entry point (`dist/index.js`) of an MCP reference server from npm, installed as a devDependency of
+ * `@mcp-fleet/interop` (resolved from that package, so that the CLI does not depend on it).
+ */
+export const referenceServer = (name: "filesystem" | "memory" | "everything"): string => {
+  const require = createRequire(fileURLToPath(new URL("../../interop/package.json", import.meta.url)))
+  return join(dirname(require.resolve(`@modelcontextprotocol/server-${name}/package.json`)), "dist", "index.js")
 }

@@ -4,6 +4,7 @@ import { ManagerError } from "@mcp-fleet/manager"
 import { McpError } from "@mcp-fleet/transport"
 import { Effect, Exit, Runtime } from "effect"
 import { TestConsole } from "effect/testing"
+import * as CliFlags from "../src/CliFlags.ts"
 import * as ExitCode from "../src/ExitCode.ts"
 
 describe("ExitCode", () => {
@@ -60,4 +61,15 @@ describe("ExitCode", () => {
       assert.isTrue(Exit.hasInterrupts(exit))
       assert.deepStrictEqual(yield* TestConsole.errorLines, [])
     }))
+})
+
+describe("CliFlags.logLevelIn", () => {
+  it("reads --log-level X and --log-level=X before the command line is parsed; not after --", () => {
+    const { logLevelIn } = CliFlags
+    assert.strictEqual(logLevelIn(["--log-level", "debug", "status"]), "Debug")
+    assert.strictEqual(logLevelIn(["status", "--log-level=warning"]), "Warn")
+    assert.strictEqual(logLevelIn(["status", "--log-level", "loud"]), undefined)
+    assert.strictEqual(logLevelIn(["call", "a", "b", "--", "--log-level", "debug"]), undefined)
+    assert.strictEqual(logLevelIn(["status"]), undefined)
+  })
 })

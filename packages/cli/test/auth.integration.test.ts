@@ -10,6 +10,7 @@ import { join } from "node:path"
 import type { TestContext } from "vitest"
 import { describe, expect, it } from "vitest"
 import { run, start, tempDir, writeConfig } from "./CliProcess.ts"
+import { remotePeer } from "./remotePeer.ts"
 
 const fakeAuthServer = async (ctx: TestContext, options: Parameters<typeof startAuthServer>[0] = {}) => {
   const server = await startAuthServer(options)
@@ -79,6 +80,38 @@ describe("mcp-fleet auth", () => {
     expect(logout.stdout).toContain(`Signed out of "linear"`)
     const after = await run(ctx, ["status", "--config", config], { env })
     expect(after.stdout).toContain("linear: unauthorized · needs authorization: run `mcp-fleet auth login linear`")
+  })
+
+  it.concurrent("status asks a server without tokens whether it needs a sign-in: 'no sign-in needed' when not", async (ctx) => {
+    const locked = await fakeAuthServer(ctx)
+    const open = await remotePeer(ctx)
+    const env = { MCP_FLEET_CONFIG_DIR: join(await tempDir(ctx), "config"), BROWSER: "" }
+    const config = await writeConfig(ctx, {
+      open: { url: open.url },
+      locked: { url: locked.mcpUrl },
+      down: { url: "http://127.0.0.1:9/mcp" }
+    })
+    const [text, json] = await Promise.all([
+      run(ctx, ["auth", "status", "--config", config], { env }),
+      run(ctx, ["auth", "status", "--json", "--config", config], { env })
+    ])
+    expect(text.code, text.stderr).toBe(0)
+    const lines = text.stdout.trim().split("\n")
+    expect(lines).toHaveLength(3)
+    expect(lines[0]).toBe(`open: no sign-in needed (it answered without authorization) · ${open.url}`)
+    expect(lines[1]).toBe(`locked: not signed in (run \`mcp-fleet auth login locked\`) · ${locked.mcpUrl}`)
+    expect(lines[2]).toMatch(
+      /^down: not signed in; whether it needs a sign-in is unknown \(.*ECONNREFUSED.*\) · http:\/\/127\.0\.0\.1:9\/mcp$/
+    )
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      servers: [
+        { name: "open", authorized: false, needsSignIn: false, reason: null },
+        { name: "locked", authorized: false, needsSignIn: true, reason: null },
+        { name: "down", authorized: false, needsSignIn: null }
+      ]
+    })
+    // The probe is a plain initialize: nothing was asked of the authorization server beyond the refusal.
+    expect(locked.requests.some((r) => r.path === "/authorize" || r.path === "/token")).toBe(false)
   })
 
   it.concurrent("login names only remote servers: a local one and an unknown one are usage errors", async (ctx) => {

@@ -26,9 +26,12 @@ const bundle = (out: string) =>
 describe("the bundled mcp-fleet", () => {
   it("prints what the sources print: --version, tools --json, and a config error", async (ctx) => {
     await mkdir(cache, { recursive: true })
-    const out = await mkdtemp(join(cache, "bundle-"))
-    ctx.onTestFinished(() => rm(out, { recursive: true, force: true }))
+    const dist = await mkdtemp(join(cache, "bundle-"))
+    ctx.onTestFinished(() => rm(dist, { recursive: true, force: true }))
+    // As in the package: dist/bin/ the bundle, dist/fake-server/ the fake server's copy.
+    const out = join(dist, "bin")
     await bundle(out)
+    expect(existsSync(join(dist, "fake-server", "server.mjs"))).toBe(true)
     const bin = join(out, "mcp-fleet.bundle.js")
     expect(existsSync(bin)).toBe(true)
     // A remote server nobody listens for: the HTTP client (undici, kept outside the bundle) is loaded and fails.
@@ -47,6 +50,10 @@ describe("the bundled mcp-fleet", () => {
         stderr: fromSources.stderr
       })
     }
+    // The demo's servers are the bundle's own copy of the fake server (the installed CLI has no other).
+    const demo = await run(ctx, ["demo"], { bin })
+    expect(demo.code, demo.stderr).toBe(0)
+    expect(demo.stdout).toContain("demo finished.")
     const tools = await run(ctx, ["tools", "--json", "--config", config], { bin })
     expect(tools.code).toBe(0)
     expect(tools.stdout).toContain("\"alpha__tool_2\"")

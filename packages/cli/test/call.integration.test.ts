@@ -40,6 +40,44 @@ describe("mcp-fleet call", () => {
     expect(result.stderr).toBe("mcp-fleet: alpha asks: your name? — declined: there is no terminal to ask on\n")
   })
 
+  it.concurrent("--elicitation accept-defaults answers a form with its SEP-1034 defaults, or declines one without", async (ctx) => {
+    const config = await writeConfig(ctx, { alpha: fakeServer() })
+    const ask = (properties: Record<string, unknown>, required: ReadonlyArray<string>) =>
+      JSON.stringify({
+        method: "elicitation/create",
+        params: { message: "deploy?", requestedSchema: { type: "object", properties, required } }
+      })
+    const withDefaults = ask({
+      region: { type: "string", default: "eu-west-1" },
+      replicas: { type: "integer", default: 2 },
+      confirm: { type: "boolean", default: true }
+    }, ["region", "confirm"])
+    const without = ask({ region: { type: "string", default: "eu-west-1" }, token: { type: "string" } }, ["token"])
+    const call = (args: string, mode: string) =>
+      run(ctx, ["call", "alpha", "server_request", "--args", args, "--elicitation", mode, "-c", config])
+    const [accepted, declined, refused, bad] = await Promise.all([
+      call(withDefaults, "accept-defaults"),
+      call(without, "accept-defaults"),
+      call(withDefaults, "decline"),
+      call(withDefaults, "sometimes")
+    ])
+    expect(accepted.code, accepted.stderr).toBe(0)
+    expect(JSON.parse(accepted.stdout).result).toEqual({
+      action: "accept",
+      content: { region: "eu-west-1", replicas: 2, confirm: true }
+    })
+    expect(accepted.stderr).toBe(
+      "mcp-fleet: alpha asks: deploy? — accepted with its defaults (--elicitation accept-defaults): region, replicas, confirm\n"
+    )
+    expect(JSON.parse(declined.stdout).result).toEqual({ action: "decline" })
+    expect(declined.stderr).toBe(
+      "mcp-fleet: alpha asks: deploy? — declined (--elicitation accept-defaults): no default for \"token\"\n"
+    )
+    expect(JSON.parse(refused.stdout).result).toEqual({ action: "decline" })
+    expect(refused.stderr).toBe("mcp-fleet: alpha asks: deploy? — declined (--elicitation decline)\n")
+    expect(bad.code).toBe(2)
+  })
+
   it.concurrent("an isError result prints the tool's text on stderr and exits 1", async (ctx) => {
     const config = await writeConfig(ctx, { alpha: fakeServer() })
     const result = await run(ctx, ["call", "alpha", "change_tools", "--args", "{\"burst\":\"many\"}", "-c", config])

@@ -43,7 +43,10 @@ describe("mcp-fleet resources, read, prompts, prompt", () => {
     expect(blobPrinted.code).toBe(1)
     expect(blobPrinted.stderr).toContain("\"fake://blob\" has binary contents; write them with --output FILE")
     expect(missing.code).toBe(1)
-    expect(missing.stderr).toContain("Resource not found: fake://nothing")
+    // The server's own "MCP error -32002: " prefix is not repeated after the code (issue 26, item 11).
+    expect(missing.stderr).toBe(
+      "mcp-fleet: MCP server \"docs\" answered resources/read with error -32002: Resource not found: fake://nothing\n"
+    )
   })
 
   it.concurrent("prompts and prompt; a server without the capability is said so, typed", async (ctx) => {

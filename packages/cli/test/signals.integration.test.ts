@@ -23,3 +23,31 @@ describe("mcp-fleet: signals stop every server", () => {
     }
   )
 })
+
+// Issue 26, item 10: Ctrl-C with a server that ignores it says whom it waits for and until when; a second Ctrl-C
+// kills at once.
+describe("mcp-fleet: Ctrl-C with a server that ignores signals", () => {
+  it.concurrent("names the server and its deadline in one line; a second Ctrl-C kills it at once", async (ctx) => {
+    const config = await writeConfig(ctx, {
+      stubborn: fakeServer({ modes: ["ignore-sigterm"] }),
+      plain: fakeServer()
+    })
+    const cli = start(ctx, ["status", "--watch", "--config", config])
+    await cli.stdoutLine((line) => /\(2 ready\)/.test(line))
+    const servers = (await childProcesses(cli.pid)).filter((p) => p.args.includes("server.mjs"))
+    expect(servers).toHaveLength(2)
+    cli.child.kill("SIGINT")
+    const notice = await cli.stderrLine((line) => line.includes("waiting for"))
+    // (On a loaded machine the well-behaved server may not have exited half a second in: then it is named too.)
+    expect(notice).toMatch(
+      /^mcp-fleet: waiting for (plain and )?stubborn to exit; killing (it|them) in [1-4] s \(Ctrl-C again kills (it|them) now\)$/
+    )
+    cli.child.kill("SIGINT")
+    await cli.stderrLine((line) => /^mcp-fleet: killing (plain and )?stubborn now$/.test(line))
+    const result = await cli.finished
+    expect(result.code).toBe(130)
+    // One notice, about the server that ignores its stdin and SIGTERM only.
+    expect(result.stderr.match(/waiting for/g)).toHaveLength(1)
+    for (const server of servers) expect(isAlive(server.pid), `${server.args} still runs`).toBe(false)
+  })
+})

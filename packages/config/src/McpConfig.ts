@@ -95,8 +95,8 @@ export interface McpConfig {
 }
 
 /**
- * Options of {@link parse}: `path` names the source in errors, and its folder is `${workspaceFolder}` and the
- * base of relative paths; `env` is what `${VAR}` placeholders are expanded against (pass `process.env` from the
+ * Options of {@link parse}: `path` names the source in errors, and its folder is the base of relative paths and
+ * `${workspaceFolder}` (for a file in a `.vscode` folder, the folder above it); `env` is what `${VAR}` placeholders are expanded against (pass `process.env` from the
  * CLI; this library never reads it itself); `userHome` is `${userHome}` (pass `os.homedir()`; when absent,
  * `${userHome}` is looked up in `env`).
  *

@@ -158,12 +158,23 @@ describe("real configuration files", () => {
         assert.strictEqual(config.servers[0]!.cwd, "./data")
       }))
 
-    it.effect("${workspaceFolder} is the config file's folder and ${userHome} the home directory passed in", () =>
+    it.effect("${workspaceFolder} in .vscode/mcp.json is the workspace root (above .vscode); ${userHome} the home passed in", () =>
       Effect.gen(function*() {
         const config = yield* parse(
           `{"servers": {"s": {"command": "node", "args": ["\${workspaceFolder}/s.js", "\${userHome}/.data"]}}}`
         )
-        assert.deepStrictEqual(config.servers[0]!.args, ["/home/ada/project/.vscode/s.js", "/home/ada/.data"])
+        assert.deepStrictEqual(config.servers[0]!.args, ["/home/ada/project/s.js", "/home/ada/.data"])
+      }))
+
+    it.effect("${workspaceFolder} in any other file is the file's folder", () =>
+      Effect.gen(function*() {
+        const text = `{"mcpServers": {"s": {"command": "node", "args": ["\${workspaceFolder}/s.js"]}}}`
+        const [cursor, root] = yield* Effect.all([
+          McpConfig.parse(text, { path: "/home/ada/project/.cursor/mcp.json", env: {} }),
+          McpConfig.parse(text, { path: "/home/ada/project/.mcp.json", env: {} })
+        ])
+        assert.deepStrictEqual(cursor.servers[0]!.args, ["/home/ada/project/.cursor/s.js"])
+        assert.deepStrictEqual(root.servers[0]!.args, ["/home/ada/project/s.js"])
       }))
   })
 

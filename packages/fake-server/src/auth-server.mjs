@@ -30,7 +30,25 @@ import { createServer } from "node:http"
  * @property {boolean} [insecureTokenEndpoint] AS metadata names a plain-HTTP token endpoint on another host
  * @property {boolean} [echoGrantError] the token endpoint answers 400 whose error echoes the code or refresh token sent
  * @property {boolean} [echoToken] tools/call answers HTTP 500 whose body and WWW-Authenticate echo the bearer token
+ * @property {boolean} [echoHeaders] tools/call answers a text that echoes every header of the request (the bearer
+ *   token and configured headers included): a result, or with the argument `outcome: "isError"` a result with
+ *   isError, or with `outcome: "error"` a JSON-RPC error whose message echoes them
  * @property {{ clientId: string, clientSecret?: string }} [preRegistered] a client known beforehand
+ * @property {boolean} [separateAuthorizationServer] the authorization server (its metadata, /register, /authorize,
+ *   /token) listens on its own origin (another port); the MCP origin serves only the PRM and the MCP endpoints
+ * @property {(issued: Record<string, unknown>, client: { clientId: string, clientSecret: string | undefined }) => string} [tokenJson]
+ *   the token endpoint's 200 body, made from the token response it would have sent and the client it authenticated
+ *   (hostile lifetimes, oversize fields, an echoed client secret)
+ * @property {(document: Record<string, unknown>) => Record<string, unknown>} [asMetadata] rewrites the
+ *   authorization-server metadata (hostile endpoints)
+ * @property {(document: Record<string, unknown>) => Record<string, unknown>} [prmDocument] rewrites the Protected
+ *   Resource Metadata (a broader resource, other authorization servers)
+ * @property {string} [resourceMetadataUrl] the 401 challenge names this resource_metadata URL (whatever `prm` says)
+ * @property {boolean | "refresh"} [echoClientSecret] the token endpoint answers 400 whose error echoes the client
+ *   secret of the client_secret_basic Authorization header (every grant, or only refresh_token grants)
+ * @property {{ endpoint?: string }} [legacySse] also serve a legacy HTTP+SSE MCP server at /sse whose endpoint
+ *   event names `endpoint` (default /messages?sessionId=…); its POSTs need a token issued for the resource
+ *   <origin>/sse, answered on the stream
  */
 
 /**
@@ -41,6 +59,8 @@ import { createServer } from "node:http"
  * @property {Record<string, string | string[] | undefined>} headers
  * @property {Record<string, string>} form the urlencoded body, parsed
  * @property {unknown} json the JSON body, parsed (undefined when not JSON)
+ * @property {"resource" | "authorization"} listener which origin received it (they differ only with
+ *   separateAuthorizationServer)
  */
 
 /**
@@ -48,6 +68,8 @@ import { createServer } from "node:http"
  * @property {string} origin e.g. http://127.0.0.1:40123
  * @property {string} issuer
  * @property {string} mcpUrl the protected endpoint
+ * @property {string} asOrigin the authorization server's origin (the MCP origin unless separateAuthorizationServer)
+ * @property {string} sseUrl the legacy HTTP+SSE endpoint (with legacySse)
  * @property {RecordedRequest[]} requests every request, in order
  * @property {(predicate: (r: RecordedRequest) => boolean) => Promise<RecordedRequest>} waitFor resolves at the first matching request
  * @property {(accessToken: string) => void} revoke makes an access token invalid (the endpoint answers 401)
@@ -88,17 +110,24 @@ export const startAuthServer = (options = {}) =>
       })
     }
 
-    const server = createServer((req, res) => {
+    /** @param {"resource" | "authorization"} listener */
+    const handler = (listener) =>
+    (
+      /** @type {import("node:http").IncomingMessage} */ req,
+      /** @type {import("node:http").ServerResponse} */ res
+    ) => {
       /** @type {Buffer[]} */
       const chunks = []
       req.on("data", (c) => chunks.push(c))
       req.on("end", () => {
-        const url = new URL(req.url ?? "/", origin)
+        const url = new URL(req.url ?? "/", listener === "resource" ? origin : asOrigin)
         const text = Buffer.concat(chunks).toString("utf8")
         /** @type {unknown} */
         let json
         try {
-          json = text.length > 0 && (req.headers["content-type"] ?? "").includes("json") ? JSON.parse(text) : undefined
+          json = text.length > 0 && (req.headers["content-type"] ?? "").includes("json")
+            ? JSON.parse(text)
+            : undefined
         } catch {
           json = undefined
         }
@@ -111,7 +140,8 @@ export const startAuthServer = (options = {}) =>
           form: (req.headers["content-type"] ?? "").includes("x-www-form-urlencoded")
             ? Object.fromEntries(new URLSearchParams(text))
             : {},
-          json
+          json,
+          listener
         }
         requests.push(record)
         waiters = waiters.filter((w) => {
@@ -121,9 +151,12 @@ export const startAuthServer = (options = {}) =>
         })
         route(record, res)
       })
-    })
+    }
+    const server = createServer(handler("resource"))
+    const asServer = options.separateAuthorizationServer === true ? createServer(handler("authorization")) : undefined
 
     let origin = ""
+    let asOrigin = ""
     let issuer = ""
     let requiredScope = options.requiredScope
     const issuerPath = options.issuerPath ?? ""
@@ -135,18 +168,25 @@ export const startAuthServer = (options = {}) =>
       res.end(JSON.stringify(body))
     }
 
-    const prmDocument = () => ({
-      resource: `${origin}${mcpPath}`,
-      authorization_servers: [issuer],
-      ...(options.scopesSupported === undefined ? {} : { scopes_supported: options.scopesSupported })
-    })
+    const prmDocument = (resourcePath = mcpPath) => {
+      const document = {
+        resource: `${origin}${resourcePath}`,
+        authorization_servers: [issuer],
+        ...(options.scopesSupported === undefined ? {} : { scopes_supported: options.scopesSupported })
+      }
+      return options.prmDocument === undefined ? document : options.prmDocument(document)
+    }
 
-    const asDocument = () => ({
+    const asDocument = () => {
+      const document = baseAsDocument()
+      return options.asMetadata === undefined ? document : options.asMetadata(document)
+    }
+    const baseAsDocument = () => ({
       issuer: options.wrongIssuer === true ? "https://wrong-issuer.example" : issuer,
-      authorization_endpoint: `${origin}/authorize`,
-      token_endpoint: options.insecureTokenEndpoint === true ? "http://token.example/token" : `${origin}/token`,
+      authorization_endpoint: `${asOrigin}/authorize`,
+      token_endpoint: options.insecureTokenEndpoint === true ? "http://token.example/token" : `${asOrigin}/token`,
       ...(options.offlineAccess === true ? { scopes_supported: ["mcp:read", "offline_access"] } : {}),
-      ...(options.noRegistration === true ? {} : { registration_endpoint: `${origin}/register` }),
+      ...(options.noRegistration === true ? {} : { registration_endpoint: `${asOrigin}/register` }),
       response_types_supported: ["code"],
       grant_types_supported: ["authorization_code", "refresh_token"],
       token_endpoint_auth_methods_supported: options.authMethods ??
@@ -161,13 +201,24 @@ export const startAuthServer = (options = {}) =>
       const prmPathBased = `/.well-known/oauth-protected-resource${mcpPath}`
       const prmRoot = "/.well-known/oauth-protected-resource"
       const where = options.prm ?? "header"
-      if (r.path === prmPathBased && (where === "header" || where === "path")) return sendJson(res, 200, prmDocument())
-      if (r.path === prmRoot && where === "root") return sendJson(res, 200, prmDocument())
+      const authorizationListener = options.separateAuthorizationServer === true ? "authorization" : "resource"
+      if (r.listener === "resource") {
+        if (r.path === prmPathBased && (where === "header" || where === "path")) {
+          return sendJson(res, 200, prmDocument())
+        }
+        if (r.path === prmRoot && where === "root") return sendJson(res, 200, prmDocument())
+        if (options.legacySse !== undefined) {
+          if (r.path === "/.well-known/oauth-protected-resource/sse") return sendJson(res, 200, prmDocument("/sse"))
+          if (r.path === "/sse" && r.method === "GET") return openSse(r, res)
+          if (r.method === "POST" && sseSessions.has(r.query["sessionId"] ?? "")) return postSse(r, res)
+        }
+        if (r.path === mcpPath) return protectedResource(r, res)
+      }
+      if (r.listener !== authorizationListener) return sendJson(res, 404, { error: "not_found" })
       if (r.path === `/.well-known/oauth-authorization-server${issuerPath}`) return sendJson(res, 200, asDocument())
       if (r.path === "/register" && r.method === "POST" && options.noRegistration !== true) return register(r, res)
       if (r.path === "/authorize") return authorize(r, res)
       if (r.path === "/token" && r.method === "POST") return token(r, res)
-      if (r.path === mcpPath) return protectedResource(r, res)
       sendJson(res, 404, { error: "not_found" })
     }
 
@@ -261,6 +312,16 @@ export const startAuthServer = (options = {}) =>
         res.writeHead(200, { "content-type": "text/html" })
         return res.end("<html><body>Sign in</body></html>")
       }
+      if (
+        options.echoClientSecret === true ||
+        (options.echoClientSecret === "refresh" && r.form["grant_type"] === "refresh_token")
+      ) {
+        const header = String(r.headers["authorization"] ?? "")
+        const secret = header.startsWith("Basic ")
+          ? decodeURIComponent(Buffer.from(header.slice(6), "base64").toString("utf8").split(":")[1] ?? "")
+          : ""
+        return sendJson(res, 400, { error: `invalid_client ${secret} ${header}` })
+      }
       if (options.echoGrantError === true) {
         return sendJson(res, 400, { error: `invalid_grant ${r.form["code"] ?? r.form["refresh_token"] ?? ""}` })
       }
@@ -275,7 +336,7 @@ export const startAuthServer = (options = {}) =>
         }
         if (s256(f["code_verifier"] ?? "") !== grant.challenge) return sendJson(res, 400, { error: "invalid_grant" })
         if (grant.resource !== f["resource"]) return sendJson(res, 400, { error: "invalid_target" })
-        return sendJson(res, 200, issue(grant.scope, grant.resource, clientId))
+        return sendToken(res, issue(grant.scope, grant.resource, clientId), clientId)
       }
       if (f["grant_type"] === "refresh_token") {
         const old = refreshTokens.get(f["refresh_token"] ?? "")
@@ -283,9 +344,81 @@ export const startAuthServer = (options = {}) =>
           return sendJson(res, 400, { error: "invalid_grant" })
         }
         refreshTokens.delete(f["refresh_token"] ?? "") // rotation: the old one is spent
-        return sendJson(res, 200, issue(old.scope, old.resource, clientId))
+        return sendToken(res, issue(old.scope, old.resource, clientId), clientId)
       }
       sendJson(res, 400, { error: "unsupported_grant_type" })
+    }
+
+    /** @param {import("node:http").ServerResponse} res @param {Record<string, unknown>} issued */
+    const sendToken = (res, issued, /** @type {string} */ clientId) => {
+      if (options.tokenJson === undefined) return sendJson(res, 200, issued)
+      res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" })
+      res.end(options.tokenJson(issued, { clientId, clientSecret: clients.get(clientId)?.secret }))
+    }
+
+    /** @param {string} path */
+    const challengeFor = (path) => {
+      const params = [
+        ...((options.prm ?? "header") === "header" || options.resourceMetadataUrl !== undefined
+          ? [
+            `resource_metadata="${
+              options.resourceMetadataUrl ?? `${origin}/.well-known/oauth-protected-resource${path}`
+            }"`
+          ]
+          : []),
+        ...(options.challengeScope === undefined ? [] : [`scope="${options.challengeScope}"`])
+      ]
+      return `Bearer ${params.join(", ")}`.trim()
+    }
+
+    /** @type {Map<string, import("node:http").ServerResponse>} */
+    const sseSessions = new Map()
+
+    /** @param {RecordedRequest} r @param {import("node:http").ServerResponse} res */
+    const openSse = (r, res) => {
+      if (bearerFor(r, `${origin}/sse`) === undefined) {
+        res.writeHead(401, { "www-authenticate": challengeFor("/sse") })
+        return res.end()
+      }
+      const sessionId = next("sse")
+      sseSessions.set(sessionId, res)
+      res.on("close", () => sseSessions.delete(sessionId))
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" })
+      const endpoint = options.legacySse?.endpoint ?? "/messages"
+      const target = new URL(endpoint, origin)
+      target.searchParams.set("sessionId", sessionId)
+      const named = /^https?:/.test(endpoint) ? target.href : `${target.pathname}${target.search}`
+      res.write(`event: endpoint\ndata: ${named}\n\n`)
+    }
+
+    /** @param {RecordedRequest} r @param {import("node:http").ServerResponse} res */
+    const postSse = (r, res) => {
+      const stream = sseSessions.get(r.query["sessionId"] ?? "")
+      if (bearerFor(r, `${origin}/sse`) === undefined || stream === undefined) {
+        res.writeHead(401, { "www-authenticate": challengeFor("/sse") })
+        return res.end()
+      }
+      res.writeHead(202)
+      res.end()
+      const rpc =
+        /** @type {{ id?: unknown, method?: unknown, params?: { protocolVersion?: unknown } } | undefined} */ (
+          typeof r.json === "object" && r.json !== null ? r.json : undefined
+        )
+      const answer = rpc === undefined || rpc.id === undefined ? undefined : rpcAnswer(rpc)
+      if (answer !== undefined) stream.write(`event: message\ndata: ${JSON.stringify(answer)}\n\n`)
+    }
+
+    /**
+     * The held access token of a request when it was issued for `resource`, else undefined.
+     *
+     * @param {RecordedRequest} r @param {string} resource
+     */
+    const bearerFor = (r, resource) => {
+      const header = r.headers["authorization"]
+      const held = typeof header === "string" && header.startsWith("Bearer ")
+        ? accessTokens.get(header.slice(7))
+        : undefined
+      return held !== undefined && held.resource === resource ? held : undefined
     }
 
     /** @param {RecordedRequest} r @param {import("node:http").ServerResponse} res */
@@ -295,13 +428,7 @@ export const startAuthServer = (options = {}) =>
         ? accessTokens.get(header.slice(7))
         : undefined
       if (held === undefined) {
-        const params = [
-          ...((options.prm ?? "header") === "header"
-            ? [`resource_metadata="${origin}/.well-known/oauth-protected-resource${mcpPath}"`]
-            : []),
-          ...(options.challengeScope === undefined ? [] : [`scope="${options.challengeScope}"`])
-        ]
-        res.writeHead(401, { "www-authenticate": `Bearer ${params.join(", ")}`.trim() })
+        res.writeHead(401, { "www-authenticate": challengeFor(mcpPath) })
         return res.end()
       }
       if (r.method === "GET") {
@@ -331,7 +458,7 @@ export const startAuthServer = (options = {}) =>
         res.writeHead(500, { "content-type": "text/plain", "www-authenticate": `Bearer error="${header}"` })
         return res.end(`upstream refused the credentials ${header}`)
       }
-      if (rpc !== undefined) return answerRpc(rpc, res)
+      if (rpc !== undefined) return answerRpc(rpc, res, r)
       sendJson(res, 200, { ok: true, scope: held.scope ?? null })
     }
 
@@ -341,10 +468,30 @@ export const startAuthServer = (options = {}) =>
      * @param {{ id?: unknown, method?: unknown, params?: { protocolVersion?: unknown } }} rpc
      * @param {import("node:http").ServerResponse} res
      */
-    const answerRpc = (rpc, res) => {
+    const answerRpc = (rpc, res, /** @type {RecordedRequest} */ r) => {
       if (rpc.id === undefined) {
         res.writeHead(202)
         return res.end()
+      }
+      sendJson(res, 200, rpcAnswer(rpc, r))
+    }
+
+    /**
+     * The JSON-RPC answer of the minimal MCP server.
+     *
+     * @param {{ id?: unknown, method?: unknown, params?: { protocolVersion?: unknown } }} rpc
+     */
+    const rpcAnswer = (rpc, /** @type {RecordedRequest | undefined} */ r = undefined) => {
+      if (options.echoHeaders === true && r !== undefined && rpc.method === "tools/call") {
+        const echo = `authorized; you sent ${JSON.stringify(r.headers)}`
+        const params = /** @type {{ arguments?: { outcome?: unknown } } | undefined} */ (rpc.params)
+        const outcome = params?.arguments?.outcome
+        if (outcome === "error") return { jsonrpc: "2.0", id: rpc.id, error: { code: -32000, message: echo } }
+        return {
+          jsonrpc: "2.0",
+          id: rpc.id,
+          result: { content: [{ type: "text", text: echo }], ...(outcome === "isError" ? { isError: true } : {}) }
+        }
       }
       const result = rpc.method === "initialize"
         ? {
@@ -357,22 +504,38 @@ export const startAuthServer = (options = {}) =>
         : rpc.method === "tools/call"
         ? { content: [{ type: "text", text: "authorized" }] }
         : undefined
-      if (result === undefined) {
-        return sendJson(res, 200, { jsonrpc: "2.0", id: rpc.id, error: { code: -32601, message: "Method not found" } })
-      }
-      sendJson(res, 200, { jsonrpc: "2.0", id: rpc.id, result })
+      return result === undefined
+        ? { jsonrpc: "2.0", id: rpc.id, error: { code: -32601, message: "Method not found" } }
+        : { jsonrpc: "2.0", id: rpc.id, result }
     }
 
     server.on("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      if (address === null || typeof address === "string") return reject(new Error("no address"))
-      origin = `http://127.0.0.1:${address.port}`
-      issuer = `${origin}${issuerPath}`
+    asServer?.on("error", reject)
+    /** @param {import("node:http").Server} listener @returns {Promise<string>} */
+    const listen = (listener) =>
+      new Promise((resolveListen, rejectListen) => {
+        listener.listen(0, "127.0.0.1", () => {
+          const address = listener.address()
+          if (address === null || typeof address === "string") return rejectListen(new Error("no address"))
+          resolveListen(`http://127.0.0.1:${address.port}`)
+        })
+      })
+    /** @param {import("node:http").Server} listener @returns {Promise<void>} */
+    const closeListener = (listener) =>
+      new Promise((resolveClose) => {
+        listener.closeAllConnections()
+        listener.close(() => resolveClose())
+      })
+    Promise.all([listen(server), asServer === undefined ? undefined : listen(asServer)]).then(([mcp, as]) => {
+      origin = mcp
+      asOrigin = as ?? mcp
+      issuer = `${asOrigin}${issuerPath}`
       resolve({
         origin,
+        asOrigin,
         issuer,
         mcpUrl: `${origin}${mcpPath}`,
+        sseUrl: `${origin}/sse`,
         requests,
         waitFor: (predicate) =>
           new Promise((resolveWait) => {
@@ -386,11 +549,10 @@ export const startAuthServer = (options = {}) =>
         requireScope: (scope) => {
           requiredScope = scope
         },
-        close: () =>
-          new Promise((resolveClose) => {
-            server.closeAllConnections()
-            server.close(() => resolveClose())
-          })
+        close: async () => {
+          for (const stream of sseSessions.values()) stream.destroy()
+          await Promise.all([closeListener(server), asServer === undefined ? undefined : closeListener(asServer)])
+        }
       })
-    })
+    }, reject)
   })

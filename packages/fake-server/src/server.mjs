@@ -17,6 +17,8 @@ const SERVER_PATH = fileURLToPath(import.meta.url)
 // `npx` wrapper. It does nothing; it ends when its process group is killed (or after an hour, as a
 // safety net so a forgotten one does not live forever).
 if (process.argv.includes("--grandchild")) {
+  // `--ignore-sigterm`: as a daemon that only SIGKILL ends (the `setsid-grandchild` of an `ignore-sigterm` server).
+  if (process.argv.includes("--ignore-sigterm")) process.on("SIGTERM", () => {})
   setTimeout(() => process.exit(0), 60 * 60 * 1000)
 } else {
   main()
@@ -600,14 +602,15 @@ function main() {
       if (typeof uri === "string" && (uri === "fake://text" || uri.startsWith("fake://item/"))) {
         return answer(id, { contents: [{ uri, mimeType: "text/plain", text: `contents of ${uri}` }] })
       }
-      return fail(id, -32002, `Resource not found: ${uri}`)
+      // As the TypeScript SDK's servers word it: their McpError puts "MCP error <code>: " in front of the text.
+      return fail(id, -32002, `MCP error -32002: Resource not found: ${uri}`)
     },
     "resources/subscribe": (id, params) => {
       answer(id, {})
       send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: params.uri } })
     },
     "resources/unsubscribe": (id) => answer(id, {}),
-    "prompts/list": (id) => answer(id, { prompts: PROMPTS }),
+    "prompts/list": (id) => answer(id, { prompts: PROMPTS }, opts["prompts-delay"]),
     "prompts/get": (id, params) => {
       if (params.name !== "greet") return fail(id, -32602, `Unknown prompt: ${params.name}`)
       const who = isObject(params.arguments) ? params.arguments.who : undefined
@@ -753,6 +756,12 @@ function main() {
     writeRaw("\n")
   }
 
+  // stdout-logs: a server that prints its logs on stdout, where only JSON-RPC belongs.
+  if (has("stdout-logs")) {
+    let n = 0
+    setInterval(() => writeRaw(`[info] stdout-logs: log line ${++n} written on stdout\n`), opts["log-interval"])
+  }
+
   if (has("grandchild") || has("quiet-grandchild")) {
     const args = [SERVER_PATH, "--grandchild", ...(opts["run-id"] === undefined ? [] : [`run-id=${opts["run-id"]}`])]
     // `quiet-grandchild`: holds none of the server's pipes (a daemon), so only the group signal can end it.
@@ -760,6 +769,18 @@ function main() {
     const grandchild = spawn(process.execPath, args, { stdio })
     grandchild.unref()
     log(`grandchild pid=${grandchild.pid}`)
+  }
+
+  if (has("setsid-grandchild")) {
+    const args = [SERVER_PATH, "--grandchild", ...(opts["run-id"] === undefined ? [] : [`run-id=${opts["run-id"]}`])]
+    if (has("ignore-sigterm")) args.push("--ignore-sigterm")
+    // Names its server, so that a test can find it once the server is gone.
+    args.push(`--setsid-of=${process.pid}`)
+    // `detached`: the grandchild calls setsid(), so it is in a session and process group of its own, which no
+    // signal to the server's group reaches; it holds none of the server's pipes.
+    const grandchild = spawn(process.execPath, args, { stdio: "ignore", detached: true })
+    grandchild.unref()
+    log(`setsid grandchild pid=${grandchild.pid}`)
   }
 
   if (has("stderr-flood")) {

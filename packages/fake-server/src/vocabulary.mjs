@@ -25,11 +25,13 @@ export const modes = /** @type {const} */ ([
   "ignore-sigterm",
   "grandchild",
   "quiet-grandchild",
+  "setsid-grandchild",
   "stderr-flood",
   "huge-line",
   "annotations",
   "leak-env",
   "features",
+  "stdout-logs",
   // The 2026-07-28 era (modern.mjs): no initialize, server/discover, _meta on every request, resultType,
   // subscriptions/listen, ttlMs/cacheScope, MRTR. The four after it are its fault switches.
   "modern",
@@ -72,7 +74,9 @@ export const numberOptions = /** @type {const} */ ({
   crashAfter: { token: "crash-after", default: 0, min: 1 },
   initDelay: { token: "init-delay", default: 0 },
   exitCode: { token: "exit-code", default: 0, max: 255 },
-  ttl: { token: "ttl", default: 0 }
+  ttl: { token: "ttl", default: 0 },
+  promptsDelay: { token: "prompts-delay", default: 0 },
+  logInterval: { token: "log-interval", default: 20, min: 1 }
 })
 
 /**

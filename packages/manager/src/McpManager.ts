@@ -37,6 +37,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
+import * as PubSub from "effect/PubSub"
 import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import type * as Schema from "effect/Schema"
 import * as Scope from "effect/Scope"
@@ -199,7 +200,13 @@ export const make = Effect.fnUntraced(function*(
   const telemetry = yield* Telemetry.McpTelemetry
   const metrics = telemetry.enabled ? Metrics.make(yield* Effect.context<never>()) : undefined
   const ledger = yield* Ledger.make(options, Object.entries(input.servers), metrics)
-  const catalog = yield* Catalog.make
+  // Each listing of a server's resources, templates or prompts: its status line may change (`touch`), and
+  // `catalogChanges` says so.
+  const listed = yield* PubSub.sliding<string>(64)
+  const catalog = Catalog.make((name) => {
+    ledger.touch(name)
+    PubSub.publishUnsafe(listed, name)
+  })
   const supervisor = yield* Supervisor.make({ ledger, options, scope: connections, spawner, http, catalog, auth })
   yield* Effect.forEach(ledger.names(), supervisor.start, { concurrency: "unbounded", discard: true })
   yield* Effect.addFinalizer(() => Effect.andThen(supervisor.drain("graceful"), ledger.flush))
@@ -216,7 +223,12 @@ export const make = Effect.fnUntraced(function*(
     const record = ledger.get(name)
     return record !== undefined && record.conn === conn && ServerState.countsTools(ServerState.kindOf(record.state))
   }
-  const annotated = () => catalog.annotate(ledger.health(), readyConn)
+  /** The connection of a `ready` server, for the catalog's counts. */
+  const readyConnOf = (name: string) => {
+    const record = ledger.get(name)
+    return record !== undefined && ServerState.countsTools(ServerState.kindOf(record.state)) ? record.conn : undefined
+  }
+  const annotated = () => catalog.annotate(ledger.health(), readyConnOf)
   const healthOf = (name: string) => annotated().find((h) => h.name === name)!
 
   /** The live client of `server`, or why there is none (as `call` says it). */
@@ -378,14 +390,16 @@ export const make = Effect.fnUntraced(function*(
     }),
     forceClose: supervisor.drain("force"),
     changes: ledger.changes,
-    snapshots: ledger.snapshots.pipe(Stream.map((all) => catalog.annotate(all, readyConn))),
-    catalogChanges: catalog.changes
+    snapshots: ledger.snapshots.pipe(Stream.map((all) => catalog.annotate(all, readyConnOf))),
+    catalogChanges: Stream.fromPubSub(listed)
   }
   return manager
 })
 
 /**
- * Builds the manager as a layer. Needs the `ChildProcessSpawner` service (`NodeServices.layer` in an app).
+ * Builds the manager as a layer. Needs the `ChildProcessSpawner` service (`NodeServices.layer` in an app). With
+ * the optional `ProcessTree` service (`NodeProcessTree.layer` from `@mcp-fleet/transport`), closing a server also
+ * ends its descendants that left its process group (`setsid`).
  *
  * @since 0.1.0
  * @category layers

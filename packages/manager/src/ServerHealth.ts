@@ -18,6 +18,13 @@ export interface ServerHealth {
   /** A remote server's URL with any credentials in it replaced by `***`; `undefined` for stdio. */
   readonly url: string | undefined
   /**
+   * Why a remote server's own stream (Streamable HTTP's GET) is not open, once its client stopped opening it: the
+   * server offers none (405), refused it (a 404 from an app that routes only POST), or it kept closing without a
+   * message. What the server sends unprompted (list changes, its requests) does not arrive then; calls still work.
+   * Absent while the stream is open, and for stdio.
+   */
+  readonly serverStream?: string | undefined
+  /**
    * The protocol the server speaks once its handshake is done: its era (`legacy`: `initialize`; `modern`:
    * `server/discover`, 2026-07-28) and version. Absent before.
    */
@@ -56,4 +63,17 @@ export interface ServerHealth {
   readonly prompts?: number | undefined
   /** How many resources a ready server offers; absent when it declares no `resources` (or their listing failed). */
   readonly resources?: number | undefined
+  /**
+   * The lists a ready server declares whose first listing has not finished yet (`prompts`, `resources`): the
+   * status text says "prompts: listing…" instead of leaving the count out. Absent when none is pending.
+   */
+  readonly listing?: ReadonlyArray<"prompts" | "resources"> | undefined
+  /**
+   * A server that is not ready and has written lines that are not JSON on stdout: how many (`lines`), beside the
+   * JSON-RPC messages it sent (`messages`). More lines than messages: its stdout is not JSON-RPC (logs printed on
+   * stdout, a banner…), which the status text says. Absent when there is none (and for ready servers).
+   */
+  readonly stdoutNotJson?: { readonly lines: number; readonly messages: number } | undefined
+  /** Why the last listing of a declared list failed, by kind. Absent when none failed. */
+  readonly listErrors?: Readonly<Partial<Record<"prompts" | "resources", string>>> | undefined
 }

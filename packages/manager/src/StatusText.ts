@@ -69,6 +69,24 @@ const oneLine = (text: string, max = 160): string => {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
 }
 
+/**
+ * What the status text says of a server whose stdout is mostly not JSON.
+ *
+ * @since 0.4.0
+ * @category rendering
+ */
+export const STDOUT_NOT_JSON_RPC = "stdout is not JSON-RPC (is the server printing logs to stdout?)"
+
+/**
+ * Whether a server has written more lines that are not JSON on stdout than JSON-RPC messages (see
+ * `ServerHealth.stdoutNotJson`).
+ *
+ * @since 0.4.0
+ * @category rendering
+ */
+export const stdoutIsNotJsonRpc = (h: ServerHealth): boolean =>
+  h.stdoutNotJson !== undefined && h.stdoutNotJson.lines > h.stdoutNotJson.messages
+
 const attemptOf = (h: ServerHealth) => `attempt ${h.attempt}${h.maxAttempts !== undefined ? `/${h.maxAttempts}` : ""}`
 
 /**
@@ -80,7 +98,9 @@ const attemptOf = (h: ServerHealth) => `attempt ${h.attempt}${h.maxAttempts !== 
 export const formatWait = (ms: number): string => (ms >= 1000 ? `${Math.ceil(ms / 1000)} s` : `${Math.ceil(ms)} ms`)
 
 /**
- * One server's line. A `starting` server shows no tool count (it has none yet, which is not zero). An offline
+ * One server's line. A `starting` server shows no tool count (it has none yet, which is not zero); a ready server
+ * whose prompts or resources are still being listed says so (`prompts: listing…`) rather than show no count, and
+ * one whose listing failed says `prompts: not listed`. An offline
  * server that is reconnecting shows its attempt and when the next one starts:
  * `offline · reconnecting, attempt 3/5, next in 4 s`.
  *
@@ -94,8 +114,12 @@ export const formatServerLine = (h: ServerHealth): string => {
       parts.push(
         `${plural(h.tools.length, "tool")} (${h.curatedCount} curated, ${h.tools.length - h.curatedCount} external)`
       )
-      if (h.prompts !== undefined) parts.push(plural(h.prompts, "prompt"))
-      if (h.resources !== undefined) parts.push(plural(h.resources, "resource"))
+      for (const kind of ["prompts", "resources"] as const) {
+        const count = h[kind]
+        if (count !== undefined) parts.push(plural(count, kind.slice(0, -1)))
+        else if (h.listing?.includes(kind) === true) parts.push(`${kind}: listing…`)
+        else if (h.listErrors?.[kind] !== undefined) parts.push(`${kind}: not listed`)
+      }
       if (h.curatedMissing.length > 0) parts.push(`curated but not offered: ${h.curatedMissing.join(", ")}`)
       break
     }
@@ -103,7 +127,9 @@ export const formatServerLine = (h: ServerHealth): string => {
       parts.push(h.attempt > 0 ? `reconnecting, ${attemptOf(h)}` : "tools not listed yet")
       break
     case "offline":
-      if (h.gaveUp) parts.push(`gave up after ${plural(h.attempt, "attempt")}`)
+      if (h.gaveUp && h.attempt > 0) parts.push(`gave up after ${plural(h.attempt, "attempt")}`)
+      // Given up at its first start (the reason says why, and may say "not retried" itself).
+      else if (h.gaveUp && h.lastError?.startsWith("not retried") !== true) parts.push("not retried")
       else if (h.attempt > 0) {
         const next = h.nextRetryInMs !== undefined ? `, next in ${formatWait(h.nextRetryInMs)}` : ""
         parts.push(`reconnecting, ${attemptOf(h)}${next}`)
@@ -114,6 +140,7 @@ export const formatServerLine = (h: ServerHealth): string => {
     case "unauthorized":
       break
   }
+  if (h.state !== "ready" && stdoutIsNotJsonRpc(h)) parts.push(STDOUT_NOT_JSON_RPC)
   if (h.lastError !== undefined && h.state !== "ready" && h.state !== "disabled") {
     parts.push(oneLine(h.lastError))
   }

@@ -184,7 +184,9 @@ describe("McpManager with a server behind OAuth", () => {
       for (const secret of secrets) assert.notInclude(rendered, secret)
     }).pipe(Effect.scoped, Effect.provide(captureLogs)))
 
-  it.live("no prompt available: the server is unauthorized (not offline, not starting), with the advice; no retries", () =>
+  // TestClock time: the reconnection backoff is advanced past before "no retries" is asserted (real HTTP needs no
+  // clock; a retry would need the clock to move).
+  it.effect("no prompt available: the server is unauthorized (not offline, not starting), with the advice; no retries", () =>
     Effect.gen(function*() {
       const server = yield* authServer({})
       const store = yield* TokenStore.makeMemory
@@ -194,6 +196,18 @@ describe("McpManager with a server behind OAuth", () => {
         Stream.runHead
       )
       assert.strictEqual(Option.getOrUndefined(settled)?.to, "unauthorized")
+      // Every change from here on, then well past any backoff (1 ms, 3 attempts): nothing may move.
+      const moves: Array<string> = []
+      yield* manager.changes.pipe(
+        Stream.filter((c) => c.server === "linear"),
+        Stream.runForEach((c) => Effect.sync(() => moves.push(`${c.from} → ${c.to}`))),
+        Effect.forkScoped
+      )
+      // The supervisor decides once the session has ended: wait for that end (the event it waits on), then move the
+      // clock well past any backoff.
+      const session = yield* manager.client("linear")
+      yield* session.awaitTerminated
+      yield* TestClock.adjust("1 minute")
       const health = yield* manager.serverHealth("linear")
       assert.strictEqual(health.state, "unauthorized")
       assert.strictEqual(health.attempt, 0)
@@ -214,6 +228,7 @@ describe("McpManager with a server behind OAuth", () => {
       assert.strictEqual(rpcMethods(server).filter((m) => m === "server/discover").length, 1)
       assert.strictEqual(rpcMethods(server).filter((m) => m === "initialize").length, 0)
       assert.notInclude(server.requests.map((r) => r.path), "/authorize")
+      assert.deepStrictEqual(moves, [], "no change after the backoff")
     }).pipe(Effect.scoped))
 
   it.live("a refresh refused mid-session with nobody to ask: the call fails typed, the server goes unauthorized", () =>

@@ -122,8 +122,21 @@ export class RemoteError extends Schema.TaggedError<RemoteError>()("RemoteError"
     return this.code === -32000 || this.code === -32001
   }
   override get message(): string {
-    return `MCP server "${this.server}" answered ${this.method} with error ${this.code}: ${oneLine(this.remoteMessage)}`
+    return `MCP server "${this.server}" answered ${this.method} with error ${this.code}: ${
+      oneLine(withoutOwnCode(this.code, this.remoteMessage))
+    }`
   }
+}
+
+/**
+ * `text` without the `MCP error <code>: ` prefix the TypeScript SDK's servers put in front of their own error
+ * messages, when `<code>` is the code the error carries (the message already says it); any other text is kept.
+ */
+const withoutOwnCode = (code: number, text: string): string => {
+  const prefix = /^MCP error (-?\d+):\s*/.exec(text)
+  return prefix !== null && Number(prefix[1]) === code && prefix[0].length < text.length
+    ? text.slice(prefix[0].length)
+    : text
 }
 
 /**
@@ -197,14 +210,18 @@ export class MessageTooLarge extends Schema.TaggedError<MessageTooLarge>()("Mess
   server: Schema.String,
   method: Schema.String,
   bytes: Schema.Number,
-  limit: Schema.Number
+  limit: Schema.Number,
+  /** The answer came compressed in this encoding (HTTP `Content-Encoding`): `bytes` counts what it inflated to. */
+  encoding: Schema.optionalKey(Schema.String)
 }) {
   /** Permanent: the same answer is as large the next time. */
   get isRetryable(): boolean {
     return false
   }
   override get message(): string {
-    return `MCP server "${this.server}" answered ${this.method} with a message of at least ${this.bytes} bytes, over the ${this.limit}-byte limit.`
+    return this.encoding === undefined
+      ? `MCP server "${this.server}" answered ${this.method} with a message of at least ${this.bytes} bytes, over the ${this.limit}-byte limit.`
+      : `MCP server "${this.server}" answered ${this.method} with a ${this.encoding}-compressed body whose decompressed size passed the ${this.limit}-byte limit (maxMessageBytes): at least ${this.bytes} bytes.`
   }
 }
 

@@ -54,4 +54,8 @@ export * as Logging from "./session/Logging.ts"
 /** @since 0.3.0 */
 export * as Capabilities from "./session/Capabilities.ts"
 /** @since 0.4.0 */
+export * as ProcessTree from "./ProcessTree.ts"
+/** @since 0.4.0 */
+export * as StderrLine from "./StderrLine.ts"
+/** @since 0.4.0 */
 export * as Wire from "./Wire.ts"

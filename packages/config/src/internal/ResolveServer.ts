@@ -7,7 +7,7 @@
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as Result from "effect/Result"
-import { dirname, isAbsolute, join } from "node:path"
+import { basename, dirname, isAbsolute, join } from "node:path"
 import * as ConfigError from "../ConfigError.ts"
 import * as EnvExpansion from "../EnvExpansion.ts"
 import type { RemoteEntry, ServerEntry } from "../McpConfig.ts"
@@ -37,12 +37,26 @@ type ResolveError =
   | ConfigError.ConfigSchemaInvalid
 
 /**
- * The config file's folder: what `${workspaceFolder}` and relative `command` / `cwd` / `envFile` paths mean.
+ * The config file's folder: what relative `command` / `cwd` / `envFile` paths mean (and `${workspaceFolder}`, but for
+ * a file in `.vscode/`: see {@link workspaceFolder}).
  *
  * @since 0.1.0
  * @category paths
  */
 export const configFolder = (path: string): string => dirname(path)
+
+/**
+ * What `${workspaceFolder}` means in a config file: for a file inside a `.vscode` folder (VS Code's
+ * `.vscode/mcp.json`), the workspace root, the folder above `.vscode`, as VS Code means it; for any other file, the
+ * file's own folder.
+ *
+ * @since 0.4.0
+ * @category paths
+ */
+export const workspaceFolder = (path: string): string => {
+  const folder = configFolder(path)
+  return basename(folder) === ".vscode" ? dirname(folder) : folder
+}
 
 /**
  * A path relative to the config file's folder. Absolute paths stay as they are. The result keeps a `./` when
@@ -79,7 +93,7 @@ const requestTimeout = (raw: { readonly timeout?: number; readonly requestTimeou
 
 const expander = (name: string, context: ResolveContext) => {
   const predefined: EnvExpansion.Predefined = {
-    workspaceFolder: configFolder(context.path),
+    workspaceFolder: workspaceFolder(context.path),
     userHome: context.userHome
   }
   return (template: string, field: string): Effect.Effect<string, ResolveError> => {

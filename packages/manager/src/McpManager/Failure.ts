@@ -5,13 +5,23 @@
  * @internal
  */
 import type { McpClient } from "@mcp-fleet/transport"
+import { StderrLine } from "@mcp-fleet/transport"
 import * as Option from "effect/Option"
 
-/** A dead client's exit, as a sentence with its last stderr line. */
+/** The stderr line that explains a failure best (`StderrLine.informative`), as a sentence. */
+const stderrSentence = (tail: ReadonlyArray<string>): string => {
+  const line = StderrLine.informative(tail)
+  if (line === undefined) return ""
+  return line === tail[tail.length - 1]
+    ? ` Last stderr line: ${JSON.stringify(line)}.`
+    : ` Its stderr said: ${JSON.stringify(line)}.`
+}
+
+/** A dead client's exit, as a sentence with its most informative stderr line. */
 export const describeExit = (client: McpClient.McpClient): string => {
   const exit = Option.getOrUndefined(client.exitInfo())
   const tail = client.stderrTail()
-  const last = tail.length > 0 ? ` Last stderr line: ${JSON.stringify(tail[tail.length - 1])}.` : ""
+  const last = stderrSentence(tail)
   if (exit === undefined) {
     // A remote server has no exit code and no stderr: its client's own account is all there is.
     const why = client.transport === "stdio" ? undefined : client.lastError()
@@ -32,6 +42,8 @@ export const earlyExitMs = 1_000
 export interface Signature {
   readonly key: string
   readonly reason: string
+  /** The failure is known to repeat (npm has no such package): give up at once, without a second start. */
+  readonly final?: boolean | undefined
 }
 
 /** The command could not be started (not found, not executable, bad working directory). */
@@ -47,17 +59,28 @@ export const initializeFailed = (message: string): Signature => ({
 })
 
 /**
- * The process exited by itself with a code within `earlyExitMs` of its start, and said why on stderr. A silent
- * exit, a signal or a late crash carries no signature: those may be transient, so the schedule runs its course.
+ * The process exited by itself with a code within `earlyExitMs` of its start, and said why on stderr (its most
+ * informative line is quoted). A silent exit, a signal or a late crash carries no signature: those may be transient,
+ * so the schedule runs its course. npm saying the package does not exist (a 404 from the registry) is `final`, however
+ * long the process lived before it exited (npx asks the registry first).
  */
 export const earlyExit = (client: McpClient.McpClient, livedMs: number): Signature | undefined => {
   const exit = Option.getOrUndefined(client.exitInfo())
   const tail = client.stderrTail()
-  if (exit === undefined || exit.code === null || livedMs >= earlyExitMs || tail.length === 0) return undefined
-  const last = tail[tail.length - 1]!
+  if (exit === undefined || exit.code === null || tail.length === 0) return undefined
+  const line = StderrLine.informative(tail)!
+  // However long npx took to ask the registry: the package is not there, and will not be on the next start.
+  if (StderrLine.isPackageNotFound(tail)) {
+    return {
+      key: `exit:${exit.code}:${tail.join("\n")}`,
+      reason: `the package does not exist in the registry: exit code ${exit.code}, '${line}'`,
+      final: true
+    }
+  }
+  if (livedMs >= earlyExitMs) return undefined
   return {
     key: `exit:${exit.code}:${tail.join("\n")}`,
-    reason: `crashes on every start: exit code ${exit.code}, '${last}'`
+    reason: `crashes on every start: exit code ${exit.code}, '${line}'`
   }
 }
 

@@ -53,6 +53,11 @@ export interface Ledger {
     conn?: Conn,
     config?: ServerConfig
   ) => ServerRecord | undefined
+  /**
+   * Something `health()` shows of `name` changed outside its record (a list besides tools finished): wakes the
+   * waiters and `snapshots` as a transition does, without one.
+   */
+  readonly touch: (name: string) => void
   /** Adds a server in its initial state; `false` if the name is taken. */
   readonly insert: (name: string, config: ServerConfig) => boolean
   /** `conn` is gone: if it is still the server's live process, the server goes offline (through `transition`). */
@@ -242,6 +247,9 @@ export const make = Effect.fnUntraced(function*(
     get: (name) => records.get(name),
     names: () => [...records.keys()],
     transition,
+    touch: (name) => {
+      if (!closed && records.has(name)) bump(name)
+    },
     insert: (name, config) => {
       if (records.has(name) || closed) return false
       records.set(name, fresh(name, config))

@@ -61,13 +61,22 @@ const lastErrorOf = (state: ServerState.State): string | undefined => {
   }
 }
 
+/** What a server that is not ready wrote on stdout that is not JSON (its client's counters), if anything. */
+const stdoutNotJsonOf = (record: ServerRecord): ServerHealth["stdoutNotJson"] => {
+  if (record.state._tag === "Ready" || record.state._tag === "Disabled" || record.conn === undefined) return undefined
+  const stats = record.conn.client.stats()
+  return stats.notJson === 0 ? undefined : { lines: stats.notJson, messages: stats.messages }
+}
+
 /** The flat, JSON-friendly snapshot of a record at Clock time `now`. */
 export const toHealth = (record: ServerRecord, maxAttempts: number | undefined, now: number): ServerHealth => {
   const state = record.state
+  const stdoutNotJson = stdoutNotJsonOf(record)
   const tools = state._tag === "Ready" ? state.tools : []
   const nextRetryAt = state._tag === "Offline" ? state.nextRetryAt : undefined
   const client = record.conn?.client
   const session = client === undefined ? undefined : Option.getOrUndefined(client.session())
+  const serverStream = client?.serverStream()
   return {
     name: record.name,
     state: ServerState.kindOf(state),
@@ -76,6 +85,7 @@ export const toHealth = (record: ServerRecord, maxAttempts: number | undefined, 
       ? "sse"
       : "http"),
     url: client?.url ?? (record.config.url === undefined ? undefined : RemoteClient.redactUrl(record.config.url)),
+    ...(serverStream === undefined ? {} : { serverStream }),
     ...(session === undefined ? {} : { protocol: { era: session.era ?? "legacy", version: session.protocolVersion } }),
     tools,
     curated: record.config.curated ?? [],
@@ -94,6 +104,7 @@ export const toHealth = (record: ServerRecord, maxAttempts: number | undefined, 
     nextRetryAt,
     nextRetryInMs: nextRetryAt === undefined ? undefined : Math.max(0, nextRetryAt - now),
     stderrTail: record.stderrTail,
-    since: record.since
+    since: record.since,
+    ...(stdoutNotJson === undefined ? {} : { stdoutNotJson })
   }
 }

@@ -164,7 +164,9 @@ export const make = Effect.fnUntraced(function*(env: Connection.Env) {
           lastError: outcome._tag === "NoAnswer" ? outcome.reason : Failure.describeExit(conn.client)
         })
         yield* close(conn)
-        if (signature !== undefined && previous?.key === signature.key) return yield* gaveUp(name, signature.reason)
+        if (signature !== undefined && (signature.final === true || previous?.key === signature.key)) {
+          return yield* gaveUp(name, signature.reason)
+        }
         previous = signature
         continue
       }
@@ -185,7 +187,7 @@ export const make = Effect.fnUntraced(function*(env: Connection.Env) {
         const ended = yield* watch(name, current.conn, current.startedAt, discoverFirst)
         if (ended === "stop") return
         const evidence = ended.evidence
-        if (evidence !== undefined && current.previous?.key === evidence.key) {
+        if (evidence !== undefined && (evidence.final === true || current.previous?.key === evidence.key)) {
           return yield* gaveUp(name, evidence.reason)
         }
         const back = yield* reconnect(name, evidence)

@@ -17,10 +17,13 @@ import type { ServerNotification } from "../Protocol.ts"
 import type { Frame } from "../transport/Transport.ts"
 import * as JsonRpc from "./JsonRpc.ts"
 import type { PendingTable } from "./PendingTable.ts"
+import type { Redactor } from "./Redactor.ts"
 import type * as ServerRequest from "./ServerRequest.ts"
 
 /** Counters of what the dispatcher skipped or refused. */
 export interface Counters {
+  /** JSON-RPC messages received (answers, requests, notifications), whatever became of them. */
+  messages: number
   notJson: number
   invalid: number
   unknownId: number
@@ -48,6 +51,7 @@ export interface HandlerCounters {
 
 /** A fresh set of counters. */
 export const counters = (): Counters => ({
+  messages: 0,
   notJson: 0,
   invalid: 0,
   unknownId: 0,
@@ -55,6 +59,18 @@ export const counters = (): Counters => ({
   notifications: 0,
   handlers: { answered: 0, unhandled: 0, invalid: 0, refused: 0, failed: 0, timedOut: 0, cancelled: 0 }
 })
+
+/**
+ * How many lines that are not JSON get a warning each; after them, one warning at each power of ten (10, 100,
+ * 1000…) gives the count: a server printing its logs on stdout gets a handful of lines, not one per log line.
+ */
+export const NOT_JSON_WARNED = 3
+
+const isPowerOfTen = (n: number): boolean => {
+  let x = n
+  while (x >= 10 && x % 10 === 0) x /= 10
+  return x === 1 && n >= 10
+}
 
 /** Builds the per-message handler. */
 export const make = (config: {
@@ -67,10 +83,8 @@ export const make = (config: {
   readonly diagnose: (text: string) => void
   /** Expected noise (a late answer to a request nobody waits for): logged at debug level. */
   readonly note: (text: string) => void
-  /** Removes secrets from text the server wrote before it goes into an error. */
-  readonly scrub: (text: string) => string
-  /** The same for a JSON value (an error's `data`). */
-  readonly scrubValue: (value: unknown) => unknown
+  /** Removes secrets from what the server wrote (text, an error's `data`) and makes its excerpts. */
+  readonly redactor: Redactor
   /** Answers server requests other than `ping`; absent, each one is answered -32601 at once. */
   readonly serve?: {
     readonly answer: (method: string, params: unknown) => Effect.Effect<unknown, ServerRequest.Failure>
@@ -83,7 +97,7 @@ export const make = (config: {
   const settle = (id: JsonRpc.Id, exit: Exit.Exit<unknown, RemoteError>, what: string) => {
     if (pending.settle(id, exit)) return
     counters.unknownId++
-    config.note(`skipped a ${what} for unknown or finished request id ${JsonRpc.excerpt(JSON.stringify(id))}`)
+    config.note(`skipped a ${what} for unknown or finished request id ${config.redactor.excerpt(JSON.stringify(id))}`)
   }
 
   /** Handler fibers by request id (a key of its JSON text, so `1` and `"1"` differ). */
@@ -96,7 +110,9 @@ export const make = (config: {
       const key = JSON.stringify(id)
       if (running.has(key)) {
         counters.invalid++
-        return config.diagnose(`skipped a server request whose id ${JsonRpc.excerpt(key)} is still being answered`)
+        return config.diagnose(
+          `skipped a server request whose id ${config.redactor.excerpt(key)} is still being answered`
+        )
       }
       const fiber = serve.run(
         serve.answer(method, params).pipe(
@@ -146,21 +162,24 @@ export const make = (config: {
 
   return (text: string): void => {
     const msg = JsonRpc.classify(text)
+    if (msg._tag !== "NotJson" && msg._tag !== "Invalid") counters.messages++
     switch (msg._tag) {
       case "Result":
         return settle(msg.id, Exit.succeed(msg.result), "result")
       case "Error": {
         if (msg.id === null) {
           counters.invalid++
-          return config.diagnose(`skipped an error response without id: ${msg.code} ${JsonRpc.excerpt(msg.message)}`)
+          return config.diagnose(
+            `skipped an error response without id: ${msg.code} ${config.redactor.excerpt(msg.message)}`
+          )
         }
         const entry = pending.get(msg.id)
         const error = new RemoteError({
           server,
           method: entry?.method ?? "unknown",
           code: msg.code,
-          remoteMessage: config.scrub(msg.message),
-          ...(msg.hasData ? { data: config.scrubValue(msg.data) } : {})
+          remoteMessage: config.redactor.text(msg.message),
+          ...(msg.hasData ? { data: config.redactor.value(msg.data) } : {})
         })
         return settle(msg.id, Exit.fail(error), "error response")
       }
@@ -176,11 +195,23 @@ export const make = (config: {
         if (entry !== undefined) {
           pending.settle(entry.id, Exit.fail(new ProtocolError({ server, method: entry.method, detail: msg.reason })))
         }
-        return config.diagnose(`skipped an invalid message (${msg.reason}): ${JsonRpc.excerpt(config.scrub(text))}`)
+        return config.diagnose(`skipped an invalid message (${msg.reason}): ${config.redactor.excerpt(text)}`)
       }
-      case "NotJson":
-        counters.notJson++
-        return config.diagnose(`skipped a message that is not JSON: ${JsonRpc.excerpt(config.scrub(text))}`)
+      case "NotJson": {
+        const n = ++counters.notJson
+        if (n <= NOT_JSON_WARNED) {
+          const more = n === NOT_JSON_WARNED ? " (more such lines are counted, not shown one by one)" : ""
+          return config.diagnose(`skipped a message that is not JSON: ${config.redactor.excerpt(text)}${more}`)
+        }
+        if (isPowerOfTen(n)) {
+          return config.diagnose(
+            `skipped ${n} messages that are not JSON so far, against ${counters.messages} JSON-RPC ${
+              counters.messages === 1 ? "message" : "messages"
+            }`
+          )
+        }
+        return
+      }
     }
   }
 }

@@ -61,6 +61,7 @@ export const make = (
         const shared = session.stats()
         const own = transport.counters()
         return {
+          messages: shared.messages,
           notJson: shared.notJson,
           invalid: shared.invalid,
           unknownId: shared.unknownId,

@@ -55,6 +55,27 @@ describe("Fault: shutdown bounds (in-memory peer)", () => {
       assert.deepStrictEqual(Option.getOrUndefined(client.exitInfo()), { code: 0, signal: null })
     }))
 
+  it.effect("forceClose during a graceful close kills at once: the close ends without waiting its grace periods", () =>
+    Effect.gen(function*() {
+      const { layer, peer } = yield* controlledPeer({ ignoreEof: true }, { ignoreSignals: ["SIGTERM"] })
+      const scope = yield* closableScope
+      const client = yield* McpClient.make({ command: "server", ...GRACE }).pipe(
+        Effect.provide(layer),
+        Scope.provide(scope)
+      )
+      yield* client.awaitReady
+      const p = yield* peer
+      const closing = yield* Scope.close(scope, Exit.void).pipe(Effect.forkChild({ startImmediately: true }))
+      yield* Deferred.await(p.stdinClosed)
+      yield* TestClock.adjust("500 millis")
+      assert.isUndefined(closing.pollUnsafe(), "the graceful close waits for the server")
+      // No more clock: the force alone ends both.
+      yield* client.forceClose
+      assert.strictEqual(yield* Deferred.await(p.killed), "SIGKILL")
+      yield* Fiber.join(closing)
+      assert.deepStrictEqual(Option.getOrUndefined(client.exitInfo()), { code: null, signal: "SIGKILL" })
+    }))
+
   it.effect("forceClose of a server that ignores SIGTERM and EOF completes at once, by SIGKILL", () =>
     Effect.gen(function*() {
       const { layer, peer } = yield* controlledPeer({ ignoreEof: true }, { ignoreSignals: ["SIGTERM"] })
