@@ -16,6 +16,7 @@ import * as Logger from "effect/Logger"
 import type * as Path from "effect/Path"
 import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import * as References from "effect/References"
+import type * as Stdio from "effect/Stdio"
 import type * as Terminal from "effect/Terminal"
 import * as AuthCommand from "./AuthCommand.ts"
 import * as CallCommand from "./CallCommand.ts"
@@ -28,6 +29,7 @@ import * as DemoCommand from "./DemoCommand.ts"
 import * as ExitCode from "./ExitCode.ts"
 import * as PromptsCommand from "./PromptsCommand.ts"
 import * as ResourcesCommand from "./ResourcesCommand.ts"
+import * as ServeCommand from "./ServeCommand.ts"
 import * as StatusCommand from "./StatusCommand.ts"
 import * as ToolsCommand from "./ToolsCommand.ts"
 
@@ -55,8 +57,14 @@ export const root: Command.Command<
   | DemoFailed
   | ResourcesCommand.ResourcesError
   | PromptsCommand.PromptsError
-  | AuthCommand.AuthError,
-  CliEnvironment | FileSystem.FileSystem | Path.Path | ChildProcessSpawner.ChildProcessSpawner | Terminal.Terminal
+  | AuthCommand.AuthError
+  | ServeCommand.ServeError,
+  | CliEnvironment
+  | FileSystem.FileSystem
+  | Path.Path
+  | ChildProcessSpawner.ChildProcessSpawner
+  | Terminal.Terminal
+  | Stdio.Stdio
 > = Command.make("mcp-fleet").pipe(
   Command.withDescription(
     "Run the MCP servers of an mcpServers config file (Claude Desktop, Cursor, Claude Code, VS Code) with @mcp-fleet/manager: their status ledger, their tools, a tool call, or a narrated demo."
@@ -70,7 +78,8 @@ export const root: Command.Command<
     ResourcesCommand.read,
     PromptsCommand.list,
     PromptsCommand.get,
-    AuthCommand.command
+    AuthCommand.command,
+    ServeCommand.command
   ])
 )
 

@@ -1,6 +1,6 @@
 /**
- * `@mcp-fleet/gateway`: the fleet of `@mcp-fleet/manager` served as one MCP server (issue 29). Its modules are
- * exported here as they land.
+ * `@mcp-fleet/gateway`: the fleet of `@mcp-fleet/manager` served as one MCP server (issue 29), over stdio or
+ * Streamable HTTP, to hosts of either protocol era.
  *
  * @since 0.1.0
  */
@@ -25,3 +25,7 @@ export * as SearchMode from "./SearchMode.ts"
 export * as ToolFilter from "./ToolFilter.ts"
 /** @since 0.1.0 */
 export * as ToolSearch from "./ToolSearch.ts"
+/** @since 0.1.0 */
+export * as McpGateway from "./McpGateway.ts"
+/** @since 0.1.0 */
+export * as GatewayOptions from "./GatewayOptions.ts"

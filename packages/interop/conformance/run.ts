@@ -25,6 +25,11 @@
  * each). The other client extensions, SEP-2640 skills (`sep-2640-client-*`), are not run: this client does not
  * implement skills (issue 28), and a client that never calls `skills/list` gets only SKIPPED checks, which the suite
  * counts as a pass, so a run would show green without testing anything.
+ *
+ * Then the *server* scenarios (`server.ts`), at 2025-11-25 and 2026-07-28, against the fixture upstream
+ * (`servers/conformance-upstream.mjs`) and through the gateway in front of it (`gateway.ts`: `mcp-fleet serve`),
+ * with `baseline.yml`'s `server:` section. `pnpm conformance dns-rebinding-protection`
+ * runs only that server scenario.
  */
 import { spawnSync } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
@@ -32,6 +37,7 @@ import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
+import { gateway, listServerScenarios, runServerScenarios, upstream } from "./server.ts"
 
 /** Each scenario runs at every one of these revisions it applies to (2026-07-28: issue 16, the modern era). */
 const SPEC_VERSIONS = ["2025-11-25", "2026-07-28"]
@@ -155,6 +161,17 @@ for (const { force, scenario, version } of runs) {
 }
 rmSync(outputs, { recursive: true, force: true })
 const authPassed = runAuth()
+// The server scenarios (server.ts): against the fixture upstream, then through the gateway in front of it; all of them
+// when none were named.
+const requestedServer = listServerScenarios(suiteEntry).filter((scenario) => requested.includes(scenario.name))
+const serverFailed = requestedAll.length > 0 && requestedServer.length === 0 ? [] : await runServerScenarios({
+  suiteEntry,
+  baseline,
+  targets: [upstream, gateway("http"), gateway("stdio")],
+  requested: requestedServer,
+  timeoutMs: SCENARIO_TIMEOUT_MS,
+  say
+})
 const total = ((performance.now() - started) / 1000).toFixed(1)
 if (failed.length > 0) {
   say(
@@ -164,10 +181,14 @@ if (failed.length > 0) {
   )
   process.exit(1)
 }
+if (serverFailed.length > 0) {
+  say(`conformance: the server scenarios disagree with the baseline: ${serverFailed.join(", ")} (${total} s)`)
+  process.exit(1)
+}
 if (!authPassed) {
   say(`conformance: an auth scenario failed (${total} s)`)
   process.exit(1)
 }
 say(
-  `conformance: all ${scenarios.length} scenario(s) agree with the baseline, and the auth scenarios pass (${total} s)`
+  `conformance: all ${scenarios.length} client scenario(s) and the server scenarios agree with the baseline, and the auth scenarios pass (${total} s)`
 )

@@ -45,7 +45,11 @@ export interface Context {
   readonly route?: (
     method: string,
     params: unknown,
-    settings: { readonly timeoutMs: number; readonly cancellable: boolean }
+    settings: {
+      readonly timeoutMs: number
+      readonly cancellable: boolean
+      readonly inputRequired?: "answer" | "return" | undefined
+    }
   ) => Effect.Effect<unknown, RequestError> | undefined
   /** A check that refuses some listed tools (with the reason), and what to do once the listing is complete. */
   readonly toolCheck?: (session: ServerSession) => {
@@ -89,7 +93,12 @@ export const make = (context: Context): Calls => {
 
   const request = (method: string, params?: unknown, options?: FeatureOptions) =>
     Progress.run(options, (hooks) => {
-      const settings = { timeoutMs: timeoutOf(options), cancellable: true, progress: hooks }
+      const settings = {
+        timeoutMs: timeoutOf(options),
+        cancellable: true,
+        progress: hooks,
+        inputRequired: options?.inputRequired
+      }
       return context.route?.(method, params, settings) ?? pending.request(method, params, settings)
     })
 
