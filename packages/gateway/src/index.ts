@@ -22,6 +22,10 @@ export * as ResultStore from "./ResultStore.ts"
 /** @since 0.1.0 */
 export * as SearchMode from "./SearchMode.ts"
 /** @since 0.1.0 */
+export * as SessionKeys from "./SessionKeys.ts"
+/** @since 0.1.0 */
+export * as SessionSeal from "./SessionSeal.ts"
+/** @since 0.1.0 */
 export * as ToolFilter from "./ToolFilter.ts"
 /** @since 0.1.0 */
 export * as ToolSearch from "./ToolSearch.ts"
