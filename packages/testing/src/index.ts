@@ -30,3 +30,6 @@ export * as FakeHttpServer from "./FakeHttpServer.ts"
 
 /** @since 0.3.0 */
 export * as LoadedModules from "./LoadedModules.ts"
+
+/** @since 0.3.0 */
+export * as Daemons from "./Daemons.ts"
