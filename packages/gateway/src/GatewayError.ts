@@ -141,3 +141,19 @@ export class SessionStateTooLarge extends Schema.TaggedError<SessionStateTooLarg
     return `The session's state seals to a ${this.length}-character id, over the gateway's limit of ${this.maxLength}; declare fewer capabilities or raise maxLength.`
   }
 }
+
+/**
+ * Redis could not serve an operation: not connected now, or a command failed or timed out. The shared parts turn it
+ * into their degraded behaviour; `reason` never holds the Redis URL's password.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class RedisUnavailable extends Schema.TaggedError<RedisUnavailable>()("RedisUnavailable", {
+  operation: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `Redis could not serve ${this.operation}: ${this.reason}.`
+  }
+}

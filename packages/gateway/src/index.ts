@@ -6,6 +6,8 @@
  */
 
 /** @since 0.1.0 */
+export * as ChangeBus from "./ChangeBus.ts"
+/** @since 0.1.0 */
 export * as GatewayError from "./GatewayError.ts"
 /** @since 0.1.0 */
 export * as HostLimits from "./HostLimits.ts"
@@ -25,6 +27,8 @@ export * as SearchMode from "./SearchMode.ts"
 export * as SessionKeys from "./SessionKeys.ts"
 /** @since 0.1.0 */
 export * as SessionSeal from "./SessionSeal.ts"
+/** @since 0.1.0 */
+export * as SharedState from "./SharedState.ts"
 /** @since 0.1.0 */
 export * as ToolFilter from "./ToolFilter.ts"
 /** @since 0.1.0 */
