@@ -7,7 +7,8 @@
  *   store), with a TTL in Redis (`PEXPIRE`). The index `<prefix>results` (a sorted set by expiry) and the sizes
  *   `<prefix>results:sizes` keep the bounds for all replicas together: a put drops expired entries, then the
  *   oldest, until `maxEntries` and `maxChars` hold, in one script (atomic).
- * - Reading a page is one `HMGET` (`n` and the page): one round trip, and only that page crosses the network.
+ * - Reading a page is one round trip (a script: the entry's expiry in the index by the replica's `Clock`, then
+ *   `HMGET` of `n` and the page), and only that page crosses the network. Redis drops the hash itself at its TTL.
  * - **Degraded** (Redis unreachable): a put is kept in this replica's memory (with a warning), so a host that
  *   reads back through the same replica still gets it; a read looks in that memory first. Other replicas answer
  *   `ResultNotFound` for it.
@@ -84,6 +85,17 @@ return 1`
   }
 ).withReturnType<number>()
 
+/** KEYS: entry, index. ARGV: now, id, page field. The entry's page count and the page, or nil when expired. */
+const pageScript = Redis.script(
+  (entry: string, index: string, now: number, id: string, field: string) => [entry, index, now, id, field],
+  {
+    numberOfKeys: 2,
+    lua: `local expiresAt = redis.call("ZSCORE", KEYS[2], ARGV[2])
+if not expiresAt or tonumber(expiresAt) <= tonumber(ARGV[1]) then return nil end
+return redis.call("HMGET", KEYS[1], "n", ARGV[3])`
+  }
+).withReturnType<[string | null, string | null] | null>()
+
 /** KEYS: index, sizes. ARGV: now, entry key prefix. Drops expired entries; answers { count, chars }. */
 const size = Redis.script(
   (index: string, sizes: string, now: number, base: string) => [index, sizes, now, base],
@@ -133,13 +145,13 @@ export const make = Effect.fnUntraced(function*(
         )
         return yield* local.put(id, entry, now)
       }),
-    page: (id, page, now) =>
+    page: (id, n, now) =>
       Effect.gen(function*() {
-        const mine = yield* local.page(id, page, now)
+        const mine = yield* local.page(id, n, now)
         if (mine !== undefined) return mine
         const found = yield* connection.use(
           "read a large result",
-          (redis) => redis.send<[string | null, string | null]>("HMGET", `${base}${id}`, "n", `p${page}`)
+          (redis) => redis.eval(pageScript)(`${base}${id}`, index, now, id, `p${n}`)
         ).pipe(Effect.result)
         if (found._tag === "Failure") {
           yield* Effect.logWarning("Redis is unreachable; a large result kept there cannot be read now").pipe(
@@ -147,6 +159,7 @@ export const make = Effect.fnUntraced(function*(
           )
           return undefined
         }
+        if (found.success === null) return undefined
         const [count, text] = found.success
         if (count === null) return undefined
         return { text: text ?? undefined, pages: Number(count) }
