@@ -27,12 +27,14 @@ export interface Replica {
   >
 }
 
-/** One replica on `url`; returns once it is connected. */
+/** One replica on `url`; returns once it is connected (unless `connected: false`). */
 export const replica = (
   url: string,
   options: {
     readonly redis?: Partial<RedisShared.Options["redis"]>
     readonly results?: ResultStore.Options
+    /** Return at once instead of waiting for the first connection. */
+    readonly connected?: boolean
   } = {}
 ): Effect.Effect<Replica, never, Scope.Scope> =>
   Effect.gen(function*() {
@@ -43,7 +45,7 @@ export const replica = (
       }).pipe(Layer.provide(SecureRandom.layerWebCrypto))
     )
     const replica = { context, ...parts(context) }
-    yield* connected(replica.connection)
+    if (options.connected !== false) yield* connected(replica.connection)
     return replica
   })
 
@@ -64,4 +66,8 @@ export const until = (connection: RedisConnection.Service, predicate: (status: S
   )
 
 export const connected = (connection: RedisConnection.Service) => until(connection, (s) => s._tag === "Connected")
-export const disconnected = (connection: RedisConnection.Service) => until(connection, (s) => s._tag === "Disconnected")
+export const disconnected = (connection: RedisConnection.Service) =>
+  Effect.map(
+    until(connection, (s) => s._tag === "Disconnected"),
+    (s) => (s._tag === "Disconnected" ? s : assert.fail(`not disconnected: ${s._tag}`))
+  )
