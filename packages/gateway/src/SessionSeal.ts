@@ -28,6 +28,7 @@
  *
  * @since 0.1.0
  */
+import { ProtocolFeatures } from "@mcp-fleet/transport"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Aead from "effect/crypto/Aead"
@@ -40,23 +41,6 @@ import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { SessionIdRefused, SessionStateTooLarge } from "./GatewayError.ts"
 import type { SessionKeys } from "./SessionKeys.ts"
-
-/**
- * The MCP log levels, least severe first.
- *
- * @since 0.1.0
- * @category models
- */
-export const LogLevel = Schema.Literals([
-  "debug",
-  "info",
-  "notice",
-  "warning",
-  "error",
-  "critical",
-  "alert",
-  "emergency"
-])
 
 /**
  * What a host said of itself in `initialize` (the fields kept).
@@ -86,7 +70,7 @@ export const SessionState = Schema.Struct({
   /** The profile the host connected through (`/mcp/<profile>`); absent: the whole fleet. */
   profile: Schema.optionalKey(Schema.String),
   /** The least severe level the host wants log entries at; absent: never set. */
-  logLevel: Schema.optionalKey(LogLevel)
+  logLevel: Schema.optionalKey(ProtocolFeatures.LoggingLevel)
 })
 
 /**

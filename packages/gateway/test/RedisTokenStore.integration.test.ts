@@ -172,6 +172,28 @@ describe("RedisTokenStore", () => {
       assert.isTrue(Option.isSome(yield* replica.tokens.getTokens("https://bad.example/mcp")))
     }).pipe(Effect.provide(NodeServices.layer)))
 
+  it.effect("no field is lost between replicas: a DPoP-bound token keeps its type and its proof key", () =>
+    Effect.gen(function*() {
+      const redis = yield* Daemons.redis()
+      const [one, two] = yield* Effect.all([Replicas.replica(redis.url), Replicas.replica(redis.url)])
+      const dpop = {
+        issuer: "https://as.example",
+        accessToken: Redacted.make("bound"),
+        refreshToken: undefined,
+        expiresAt: undefined,
+        obtainedAt: 5,
+        scope: undefined,
+        ...{ tokenType: "DPoP", dpopKey: Redacted.make("{\"kty\":\"EC\",\"d\":\"secret\"}") }
+      }
+      yield* one.tokens.setTokens("https://mcp.example/mcp", dpop)
+      const read = Option.getOrUndefined(yield* two.tokens.getTokens("https://mcp.example/mcp"))
+      if (read === undefined) return assert.fail("not shared")
+      assert.strictEqual("tokenType" in read ? read.tokenType : undefined, "DPoP")
+      const key = "dpopKey" in read && Redacted.isRedacted(read.dpopKey) ? Redacted.value(read.dpopKey) : undefined
+      assert.strictEqual(key, "{\"kty\":\"EC\",\"d\":\"secret\"}")
+      assert.strictEqual(String("dpopKey" in read ? read.dpopKey : ""), "<redacted>")
+    }).pipe(Effect.provide(NodeServices.layer)))
+
   it.live("a lock whose holder died (no release ever comes) is taken once Redis lets it expire", () =>
     Effect.gen(function*() {
       const redis = yield* Daemons.redis()

@@ -37,7 +37,7 @@ import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as SubscriptionRef from "effect/SubscriptionRef"
 import { RedisUnavailable } from "../GatewayError.ts"
-import type { RedisOptions, Status } from "../SharedState.ts"
+import type { RedisOptions, Status } from "../internal/sharedState.ts"
 
 /**
  * What the connection hears: another replica's message, or that it (re)connected.

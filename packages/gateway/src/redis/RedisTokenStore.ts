@@ -39,13 +39,20 @@ import type * as RedisConnection from "./RedisConnection.ts"
 type Tokens = TokenStore.Tokens
 type ClientCredentials = TokenStore.ClientCredentials
 
+/**
+ * The file store's entry (`FileTokenStore`), with the fields of a DPoP-bound token (`tokenType`, `dpopKey`: the proof
+ * key a DPoP token is of no use without), read from `Tokens` when they are there, so that no field is lost between
+ * replicas.
+ */
 const StoredTokens = Schema.Struct({
   issuer: Schema.String,
   accessToken: Schema.String,
   refreshToken: Schema.optionalKey(Schema.String),
   expiresAt: Schema.optionalKey(Schema.Finite),
   obtainedAt: Schema.Finite,
-  scope: Schema.optionalKey(Schema.String)
+  scope: Schema.optionalKey(Schema.String),
+  tokenType: Schema.optionalKey(Schema.Literal("DPoP")),
+  dpopKey: Schema.optionalKey(Schema.String)
 })
 
 const StoredClient = Schema.Struct({
@@ -65,8 +72,21 @@ const toTokens = (t: typeof StoredTokens.Type): Tokens => ({
   refreshToken: t.refreshToken === undefined ? undefined : Redacted.make(t.refreshToken),
   expiresAt: t.expiresAt,
   obtainedAt: t.obtainedAt,
-  scope: t.scope
+  scope: t.scope,
+  ...(t.tokenType === undefined ? {} : { tokenType: t.tokenType }),
+  ...(t.dpopKey === undefined ? {} : { dpopKey: Redacted.make(t.dpopKey) })
 })
+
+/** The DPoP fields of `tokens`, where its `Tokens` type has them. */
+const dpopOf = (t: Tokens): { readonly tokenType?: "DPoP"; readonly dpopKey?: string } => {
+  const tokenType = "tokenType" in t && t.tokenType === "DPoP" ? "DPoP" : undefined
+  const dpopKey = "dpopKey" in t && Redacted.isRedacted(t.dpopKey) ? t.dpopKey : undefined
+  const key = dpopKey === undefined ? undefined : Redacted.value(dpopKey)
+  return {
+    ...(tokenType === undefined ? {} : { tokenType }),
+    ...(typeof key === "string" ? { dpopKey: key } : {})
+  }
+}
 
 const fromTokens = (t: Tokens): typeof StoredTokens.Type => ({
   issuer: t.issuer,
@@ -74,7 +94,8 @@ const fromTokens = (t: Tokens): typeof StoredTokens.Type => ({
   ...(t.refreshToken === undefined ? {} : { refreshToken: Redacted.value(t.refreshToken) }),
   ...(t.expiresAt === undefined || !Number.isFinite(t.expiresAt) ? {} : { expiresAt: t.expiresAt }),
   obtainedAt: t.obtainedAt,
-  ...(t.scope === undefined ? {} : { scope: t.scope })
+  ...(t.scope === undefined ? {} : { scope: t.scope }),
+  ...dpopOf(t)
 })
 
 const toClient = (c: typeof StoredClient.Type): ClientCredentials => ({
