@@ -340,7 +340,10 @@ export const make = Effect.fnUntraced(function*(
           break
         }
         // Bounded: a lock is never extended, so it is free within lockTtl; past twice that, go on without it.
-        if ((yield* Clock.currentTimeMillis) - start > 2 * lockTtl) break
+        if ((yield* Clock.currentTimeMillis) - start > 2 * lockTtl) {
+          yield* Effect.logWarning("The refresh lock stayed taken past twice its TTL; this refresh goes on without it")
+          break
+        }
         yield* awaitRelease(resource, subscription)
       }
       if (held) {
