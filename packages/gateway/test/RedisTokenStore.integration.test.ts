@@ -9,12 +9,13 @@ import { assert, describe, it } from "@effect/vitest"
 import { AuthorizationPrompt, McpAuth, TokenStore } from "@mcp-fleet/auth"
 import { type AuthServer, startAuthServer } from "@mcp-fleet/fake-server/auth-server"
 import { Daemons } from "@mcp-fleet/testing"
-import { Context, Effect, Layer, Option, PubSub, Redacted } from "effect"
+import { Context, Deferred, Effect, Fiber, Layer, Option, PubSub, Redacted } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import { TestClock } from "effect/testing"
 import * as Replicas from "./support/Replicas.ts"
 
 const REDIRECT_URI = "http://127.0.0.1:8976/callback"
+const SERVER = "https://mcp.example/mcp"
 
 const authServer = (options: Parameters<typeof startAuthServer>[0] = {}) =>
   Effect.acquireRelease(
@@ -192,6 +193,37 @@ describe("RedisTokenStore", () => {
       const key = "dpopKey" in read && Redacted.isRedacted(read.dpopKey) ? Redacted.value(read.dpopKey) : undefined
       assert.strictEqual(key, "{\"kty\":\"EC\",\"d\":\"secret\"}")
       assert.strictEqual(String("dpopKey" in read ? read.dpopKey : ""), "<redacted>")
+    }).pipe(Effect.provide(NodeServices.layer)))
+
+  it.effect("two McpAuth over one replica's store: the second waits for the first's release, not for the lock's TTL", () =>
+    Effect.gen(function*() {
+      const redis = yield* Daemons.redis()
+      const replica = yield* Replicas.replica(redis.url)
+      const exclusive = replica.tokens.exclusive
+      if (exclusive === undefined) return assert.fail("the Redis store has no exclusive")
+      const holding = yield* Deferred.make<void>()
+      const letGo = yield* Deferred.make<void>()
+      const order: Array<string> = []
+      const first = yield* Effect.forkChild(
+        exclusive(
+          SERVER,
+          Effect.gen(function*() {
+            order.push("first")
+            yield* Deferred.succeed(holding, undefined)
+            yield* Deferred.await(letGo)
+          })
+        )
+      )
+      yield* Deferred.await(holding)
+      // Started at once, the second sends its SET NX now, before the first's release on the same connection: it
+      // finds the lock taken. TestClock never moves here, so only the first's release can wake it.
+      const second = yield* Effect.forkChild(exclusive(SERVER, Effect.sync(() => order.push("second"))), {
+        startImmediately: true
+      })
+      yield* Deferred.succeed(letGo, undefined)
+      yield* Fiber.join(first)
+      yield* Fiber.join(second)
+      assert.deepStrictEqual(order, ["first", "second"])
     }).pipe(Effect.provide(NodeServices.layer)))
 
   it.live("a lock whose holder died (no release ever comes) is taken once Redis lets it expire", () =>

@@ -243,10 +243,14 @@ export const make = Effect.fnUntraced(function*(
         Effect.result
       )
       if (text._tag === "Failure") {
-        yield* warnOnce(`down:${label}:${key}`, "Redis is unreachable; the tokens this replica last saw are used", {
-          entry: label,
-          reason: text.failure.reason
-        })
+        yield* warnOnce(
+          `down:${label}:${key}`,
+          "Redis is unreachable; what this replica last saw of the entry is used",
+          {
+            entry: label,
+            reason: text.failure.reason
+          }
+        )
         return entries.last.get(key) ?? Option.none()
       }
       let value: Option.Option<A> = Option.none()
@@ -347,6 +351,8 @@ export const make = Effect.fnUntraced(function*(
         yield* awaitRelease(resource, subscription)
       }
       if (held) {
+        // Released by its holder only; the other replicas hear it on the channel, the waiters of this one (another
+        // McpAuth over this store) here.
         yield* Effect.addFinalizer(() =>
           connection.use("release the refresh lock", (redis) =>
             redis.eval(release)(
@@ -354,7 +360,7 @@ export const make = Effect.fnUntraced(function*(
               channel,
               token,
               JSON.stringify({ o: replica, k: "unlocked", b: { resource } })
-            )).pipe(Effect.ignore)
+            )).pipe(Effect.ignore, Effect.andThen(PubSub.publish(unlocked, resource)))
         )
       }
       // What is kept may be older than what the last holder wrote: read it again.
