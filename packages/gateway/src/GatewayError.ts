@@ -157,3 +157,18 @@ export class RedisUnavailable extends Schema.TaggedError<RedisUnavailable>()("Re
     return `Redis could not serve ${this.operation}: ${this.reason}.`
   }
 }
+
+/**
+ * A session's state that does not fit `SessionSeal.SessionState` (a capability that is not JSON, a log level that
+ * is not one of MCP's); `issue` says where.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class SessionStateInvalid extends Schema.TaggedError<SessionStateInvalid>()("SessionStateInvalid", {
+  issue: Schema.String
+}) {
+  override get message(): string {
+    return `The session's state cannot be sealed: ${this.issue}`
+  }
+}

@@ -13,7 +13,8 @@
  * - `seal` uses the current key; `open` uses the key the id names, current or previous (`SessionKeys`), so a key
  *   rotation ends no session until the old key is removed from the file.
  * - Bounded: an id longer than `maxLength` (default 4,096 characters) is refused before any decoding, and `seal`
- *   refuses a state that would seal longer (`SessionStateTooLarge`).
+ *   refuses a state that would seal longer (`SessionStateTooLarge`), or that is not one (`SessionStateInvalid`: a
+ *   capability that is not JSON, a log level that is not MCP's).
  * - `open` fails with one typed error, `SessionIdRefused`, whose `reason` is `malformed`, `unknown-key`,
  *   `tampered` or `expired`. Its message never contains the id, the key or the state. A gateway answers it as it
  *   answers an unknown session: HTTP 404, and the host starts a new session with `initialize`.
@@ -39,7 +40,7 @@ import * as Base64Url from "effect/encoding/Base64Url"
 import * as Layer from "effect/Layer"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
-import { SessionIdRefused, SessionStateTooLarge } from "./GatewayError.ts"
+import { SessionIdRefused, SessionStateInvalid, SessionStateTooLarge } from "./GatewayError.ts"
 import type { SessionKeys } from "./SessionKeys.ts"
 
 /**
@@ -66,7 +67,8 @@ export const SessionState = Schema.Struct({
   protocolVersion: Schema.String,
   /** The host's capabilities, as it declared them. */
   capabilities: Schema.Record(Schema.String, Schema.Json),
-  clientInfo: ClientInfo,
+  /** Absent when the host sent none. */
+  clientInfo: Schema.optionalKey(ClientInfo),
   /** The profile the host connected through (`/mcp/<profile>`); absent: the whole fleet. */
   profile: Schema.optionalKey(Schema.String),
   /** The least severe level the host wants log entries at; absent: never set. */
@@ -153,9 +155,12 @@ const aadFor = (keyId: string) => new TextEncoder().encode(`${PREFIX}.${keyId}`)
  */
 export class SessionSeal extends Context.Service<SessionSeal, {
   /** Seals a session's state into a new session id (a new `sid`). */
-  readonly seal: (state: SessionState) => Effect.Effect<string, SessionStateTooLarge>
+  readonly seal: (state: SessionState) => Effect.Effect<string, SessionStateTooLarge | SessionStateInvalid>
   /** Seals the state again under the same `sid` and expiry: after `logging/setLevel`, or to move to the current key. */
-  readonly reseal: (opened: Opened, state: SessionState) => Effect.Effect<string, SessionStateTooLarge>
+  readonly reseal: (
+    opened: Opened,
+    state: SessionState
+  ) => Effect.Effect<string, SessionStateTooLarge | SessionStateInvalid>
   /** Opens a session id. */
   readonly open: (id: string) => Effect.Effect<Opened, SessionIdRefused>
 }>()("@mcp-fleet/gateway/SessionSeal") {}
@@ -188,12 +193,18 @@ export const make = Effect.fnUntraced(function*(
   }
 
   const sealPayload = Effect.fnUntraced(function*(payload: typeof Payload.Type) {
-    const json = yield* encodePayload(payload).pipe(Effect.orDie)
+    const json = yield* encodePayload(payload).pipe(
+      Effect.mapError((error) =>
+        new SessionStateInvalid({
+          issue: error.message.length > 300 ? `${error.message.slice(0, 300)}…` : error.message
+        })
+      )
+    )
     const nonce = yield* random.randomBytes(NONCE_LENGTH)
     const sealed = yield* aead.encrypt(keys.current.key, new TextEncoder().encode(json), {
       nonce,
       aad: aadFor(keys.current.id)
-    }).pipe(Effect.orDie)
+    }).pipe(Effect.orDie) // the key and the nonce have the right lengths: only a bug fails here
     const body = new Uint8Array(nonce.length + sealed.length)
     body.set(nonce, 0)
     body.set(sealed, nonce.length)

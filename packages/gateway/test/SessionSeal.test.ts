@@ -29,10 +29,11 @@ const sealWith = (lines: ReadonlyArray<string>, options: Omit<SessionSeal.Option
     return yield* SessionSeal.make({ ...options, keys: yield* keys(...lines) })
   })
 
+const clientInfo = { name: "claude-code", version: "2.1.215", title: "Claude Code" }
 const state: SessionSeal.SessionState = {
   protocolVersion: "2025-11-25",
   capabilities: { elicitation: { form: {} }, sampling: {}, roots: { listChanged: true } },
-  clientInfo: { name: "claude-code", version: "2.1.215", title: "Claude Code" },
+  clientInfo,
   profile: "readonly",
   logLevel: "warning"
 }
@@ -249,10 +250,20 @@ describe("SessionSeal", () => {
       // Icons (data URIs can be large) and other clientInfo fields are dropped.
       const withIcons = {
         ...state,
-        clientInfo: { ...state.clientInfo, icons: [{ src: `data:image/png;base64,${"A".repeat(5_000)}` }] }
+        clientInfo: { ...clientInfo, icons: [{ src: `data:image/png;base64,${"A".repeat(5_000)}` }] }
       }
       const opened = yield* seal.open(yield* seal.seal(withIcons))
-      assert.deepStrictEqual(opened.state.clientInfo, state.clientInfo)
+      assert.deepStrictEqual(opened.state.clientInfo, clientInfo)
+    }).pipe(Effect.provide(crypto)))
+
+  it.effect("a host without clientInfo gets a session; a state that is not JSON is a typed error", () =>
+    Effect.gen(function*() {
+      const seal = yield* sealWith([KEY_A])
+      const { clientInfo: _, ...anonymous } = state
+      assert.deepStrictEqual((yield* seal.open(yield* seal.seal(anonymous))).state, anonymous)
+      const error = yield* Effect.flip(seal.seal({ ...state, capabilities: { experimental: { ratio: Number.NaN } } }))
+      assert.strictEqual(error._tag, "SessionStateInvalid")
+      assert.match(error.message, /^The session's state cannot be sealed: /)
     }).pipe(Effect.provide(crypto)))
 
   it.effect("no refusal's message carries the id, the key or the state", () =>
