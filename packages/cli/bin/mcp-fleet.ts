@@ -6,7 +6,9 @@
 // Deep imports: the package root would load every Node module of the platform (HTTP, sockets, workers…).
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
+import * as NodeProcessTree from "@mcp-fleet/transport/NodeProcessTree"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Runtime from "effect/Runtime"
 import { homedir } from "node:os"
 import * as CliEnvironment from "../src/CliEnvironment.ts"
@@ -51,7 +53,8 @@ Main.run(process.argv.slice(2)).pipe(
       userHome: homedir(),
       terminalStderr: process.stderr.isTTY === true ? (text) => process.stderr.write(text) : undefined
     }),
-    NodeServices.layer
+    // The process table, so that closing a server also ends its descendants that left its process group (setsid).
+    Layer.provideMerge(NodeProcessTree.layer, NodeServices.layer)
   ]),
   NodeRuntime.runMain({ disableErrorReporting: true, teardown })
 )

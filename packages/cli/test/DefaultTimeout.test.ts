@@ -5,7 +5,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import type * as Transport from "@mcp-fleet/transport"
-import { Option, Predicate } from "effect"
+import { Option, Predicate, Redacted } from "effect"
 import { Param } from "effect/cli"
 import { vi } from "vitest"
 import * as CliFlags from "../src/CliFlags.ts"
@@ -37,5 +37,22 @@ describe("the request timeout default has one source", () => {
     assert.strictEqual(FleetConfig.toServerConfig({ ...entry, requestTimeoutMs: 1_234 }).requestTimeout, 1_234)
     const options = FleetConfig.toManagerOptions({ path: "x.json", servers: [entry], remote: [], warnings: [] })
     assert.strictEqual(options.servers["s"]!.requestTimeout, undefined)
+  })
+
+  it("a remote entry without requestTimeoutMs reaches the manager without a timeout; one with it, unchanged", () => {
+    const remote = {
+      name: "r",
+      transport: "http" as const,
+      url: Redacted.make("https://mcp.example.com/mcp"),
+      headers: {},
+      disabled: false,
+      curated: []
+    }
+    assert.strictEqual(FleetConfig.toRemoteServerConfig(remote).requestTimeout, undefined)
+    assert.strictEqual(FleetConfig.toRemoteServerConfig({ ...remote, requestTimeoutMs: 1_234 }).requestTimeout, 1_234)
+    const sse = FleetConfig.toRemoteServerConfig({ ...remote, transport: "sse" })
+    assert.strictEqual(sse.requestTimeout, undefined, "over legacy SSE too")
+    const options = FleetConfig.toManagerOptions({ path: "x.json", servers: [], remote: [remote], warnings: [] })
+    assert.strictEqual(options.servers["r"]!.requestTimeout, undefined)
   })
 })

@@ -17,6 +17,8 @@ const SERVER_PATH = fileURLToPath(import.meta.url)
 // `npx` wrapper. It does nothing; it ends when its process group is killed (or after an hour, as a
 // safety net so a forgotten one does not live forever).
 if (process.argv.includes("--grandchild")) {
+  // `--ignore-sigterm`: as a daemon that only SIGKILL ends (the `setsid-grandchild` of an `ignore-sigterm` server).
+  if (process.argv.includes("--ignore-sigterm")) process.on("SIGTERM", () => {})
   setTimeout(() => process.exit(0), 60 * 60 * 1000)
 } else {
   main()
@@ -760,6 +762,18 @@ function main() {
     const grandchild = spawn(process.execPath, args, { stdio })
     grandchild.unref()
     log(`grandchild pid=${grandchild.pid}`)
+  }
+
+  if (has("setsid-grandchild")) {
+    const args = [SERVER_PATH, "--grandchild", ...(opts["run-id"] === undefined ? [] : [`run-id=${opts["run-id"]}`])]
+    if (has("ignore-sigterm")) args.push("--ignore-sigterm")
+    // Names its server, so that a test can find it once the server is gone.
+    args.push(`--setsid-of=${process.pid}`)
+    // `detached`: the grandchild calls setsid(), so it is in a session and process group of its own, which no
+    // signal to the server's group reaches; it holds none of the server's pipes.
+    const grandchild = spawn(process.execPath, args, { stdio: "ignore", detached: true })
+    grandchild.unref()
+    log(`setsid grandchild pid=${grandchild.pid}`)
   }
 
   if (has("stderr-flood")) {

@@ -25,6 +25,7 @@ export const modes = /** @type {const} */ ([
   "ignore-sigterm",
   "grandchild",
   "quiet-grandchild",
+  "setsid-grandchild",
   "stderr-flood",
   "huge-line",
   "annotations",

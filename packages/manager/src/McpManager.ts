@@ -378,7 +378,9 @@ export const make = Effect.fnUntraced(function*(
 })
 
 /**
- * Builds the manager as a layer. Needs the `ChildProcessSpawner` service (`NodeServices.layer` in an app).
+ * Builds the manager as a layer. Needs the `ChildProcessSpawner` service (`NodeServices.layer` in an app). With
+ * the optional `ProcessTree` service (`NodeProcessTree.layer` from `@mcp-fleet/transport`), closing a server also
+ * ends its descendants that left its process group (`setsid`).
  *
  * @since 0.1.0
  * @category layers

@@ -18,6 +18,13 @@ export interface ServerHealth {
   /** A remote server's URL with any credentials in it replaced by `***`; `undefined` for stdio. */
   readonly url: string | undefined
   /**
+   * Why a remote server's own stream (Streamable HTTP's GET) is not open, once its client stopped opening it: the
+   * server offers none (405), refused it (a 404 from an app that routes only POST), or it kept closing without a
+   * message. What the server sends unprompted (list changes, its requests) does not arrive then; calls still work.
+   * Absent while the stream is open, and for stdio.
+   */
+  readonly serverStream?: string | undefined
+  /**
    * The protocol the server speaks once its handshake is done: its era (`legacy`: `initialize`; `modern`:
    * `server/discover`, 2026-07-28) and version. Absent before.
    */

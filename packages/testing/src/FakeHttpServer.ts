@@ -20,6 +20,7 @@ import * as Vocabulary from "@mcp-fleet/fake-server"
 import { Effect, Schema, Stream } from "effect"
 import type { Scope } from "effect"
 import { ChildProcess, type ChildProcessSpawner } from "effect/process"
+import * as Http from "node:http"
 import { runIdEnvVar } from "./FakeServer.ts"
 import { FakeHttpServerFailed } from "./TestingError.ts"
 
@@ -93,3 +94,104 @@ export const start = (
     )
     return { url: listening.url, origin: new URL(listening.url).origin, port: listening.port, pid: listening.pid }
   })
+
+/**
+ * One entry of the server's request log (`GET /_fake/requests`).
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export const Logged = Schema.Struct({
+  method: Schema.String,
+  path: Schema.String,
+  sessionId: Schema.optionalKey(Schema.String),
+  protocolVersion: Schema.optionalKey(Schema.String),
+  lastEventId: Schema.optionalKey(Schema.String),
+  /** The JSON-RPC method, or `response` for the client's answer to a server request. */
+  rpc: Schema.optionalKey(Schema.String),
+  status: Schema.optionalKey(Schema.Number),
+  fault: Schema.optionalKey(Schema.String),
+  /** The request's connection has closed (it was answered, or the client aborted it). */
+  closed: Schema.optionalKey(Schema.Boolean)
+})
+
+/**
+ * @since 0.3.0
+ * @category models
+ */
+export type Logged = typeof Logged.Type
+
+/**
+ * Which logged requests to count: by JSON-RPC method (`rpc`, `response` for answers), by HTTP method, and only those
+ * whose connection has closed.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Filter {
+  readonly rpc?: string | undefined
+  readonly method?: string | undefined
+  readonly closed?: boolean | undefined
+}
+
+const query = (filter: Filter, until?: number): string => {
+  const params = new URLSearchParams()
+  if (filter.rpc !== undefined) params.set("rpc", filter.rpc)
+  if (filter.method !== undefined) params.set("method", filter.method)
+  if (filter.closed === true) params.set("closed", "1")
+  if (until !== undefined) params.set("until", String(until))
+  const text = params.toString()
+  return text === "" ? "" : `?${text}`
+}
+
+/** A GET of a control path on a socket of its own (closed after), so it never counts among the client's. */
+const control = (server: Running, path: string): Effect.Effect<string> =>
+  Effect.callback<string>((resume) => {
+    const request = Http.get(`${server.origin}${path}`, { agent: false }, (response) => {
+      const chunks: Array<Buffer> = []
+      response.on("data", (chunk: Buffer) => chunks.push(chunk))
+      response.on("end", () => resume(Effect.succeed(Buffer.concat(chunks).toString("utf8"))))
+      response.on("error", (error) => resume(Effect.die(error)))
+    })
+    request.on("error", (error) => resume(Effect.die(error)))
+    return Effect.sync(() => request.destroy())
+  })
+
+const decodeLog = Schema.decodeUnknownEffect(Schema.fromJsonString(Schema.Array(Logged)))
+
+/**
+ * The requests the server has logged so far that match `filter`.
+ *
+ * @since 0.3.0
+ * @category inspection
+ */
+export const requests = (server: Running, filter: Filter = {}): Effect.Effect<ReadonlyArray<Logged>> =>
+  control(server, `/_fake/requests${query(filter)}`).pipe(Effect.flatMap(decodeLog), Effect.orDie)
+
+/**
+ * Waits until `count` logged requests match `filter`, and returns them: the server answers the long-poll when its
+ * log reaches that count, so a test latches on the server's own events, not on time.
+ *
+ * @since 0.3.0
+ * @category inspection
+ */
+export const waitForRequests = (
+  server: Running,
+  count: number,
+  filter: Filter = {}
+): Effect.Effect<ReadonlyArray<Logged>> =>
+  control(server, `/_fake/requests${query(filter, count)}`).pipe(Effect.flatMap(decodeLog), Effect.orDie)
+
+const Connections = Schema.Struct({ open: Schema.Number, peak: Schema.Number })
+
+/**
+ * The sockets open at the server now (the asking one left out), and the most that were ever open at once.
+ *
+ * @since 0.3.0
+ * @category inspection
+ */
+export const connections = (server: Running): Effect.Effect<typeof Connections.Type> =>
+  control(server, "/_fake/connections").pipe(
+    Effect.flatMap(Schema.decodeUnknownEffect(Schema.fromJsonString(Connections))),
+    Effect.orDie
+  )

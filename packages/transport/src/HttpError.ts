@@ -81,6 +81,29 @@ export class SessionExpired extends Schema.TaggedError<SessionExpired>()("Sessio
 }
 
 /**
+ * The server forgot every session the client made: each new session was lost (HTTP 404, or 400 naming the session)
+ * before one request succeeded on it, and renewing them on a backoff did not help. The usual cause is a deployment
+ * whose instances do not share sessions behind a load balancer that does not keep a client on one instance. The
+ * client ends; a manager reconnects it on its schedule.
+ *
+ * @since 0.3.0
+ * @category errors
+ */
+export class SessionsForgotten extends Schema.TaggedError<SessionsForgotten>()("SessionsForgotten", {
+  server: Schema.String,
+  /** New sessions lost in a row before a request succeeded on any of them. */
+  losses: Schema.Number
+}) {
+  /** Permanent for this client (it has ended): retrying at once meets the same server. */
+  get isRetryable(): boolean {
+    return false
+  }
+  override get message(): string {
+    return `MCP server "${this.server}" forgets its sessions; is it behind a load balancer without session affinity? ${this.losses} new sessions in a row were lost before a request succeeded on any of them.`
+  }
+}
+
+/**
  * A server-sent event stream ended before the answer it was carrying, and resuming it (`Last-Event-ID`) did not
  * bring the answer either.
  *
@@ -156,6 +179,7 @@ export type HttpError =
   | ConnectionFailed
   | HttpStatusError
   | SessionExpired
+  | SessionsForgotten
   | StreamEnded
   | RedirectRefused
   | AuthorizationRequired

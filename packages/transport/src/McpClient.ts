@@ -157,6 +157,11 @@ export interface McpClient extends Features.Features {
   readonly url: string | undefined
   /** The child's process id; `undefined` for a remote server. */
   readonly pid: number | undefined
+  /**
+   * Why a remote server's own stream (Streamable HTTP's GET, for what it sends unprompted: list changes, its
+   * requests) is not open, once the client stopped opening it; `undefined` while it is open, and for stdio.
+   */
+  readonly serverStream: () => string | undefined
   /** A pure read of two flags: the process has not exited and the connection is not closed. */
   readonly isAlive: () => boolean
   /** Whether `initialize` has succeeded (non-blocking). */
@@ -242,7 +247,9 @@ export interface StdioClient extends McpClient {
  * Spawns an MCP server and returns its client at once; `initialize` continues in the background.
  *
  * Needs the `ChildProcessSpawner` service (apps provide `NodeServices.layer` from
- * `@effect/platform-node`) and a `Scope`: closing it shuts the server down.
+ * `@effect/platform-node`) and a `Scope`: closing it shuts the server down, with its process group. Provide the
+ * optional `ProcessTree` service too (`NodeProcessTree.layer`) and closing also ends the server's descendants that
+ * left its group (`setsid`), read from the process table.
  *
  * @since 0.2.0
  * @category constructors

@@ -197,14 +197,18 @@ export class MessageTooLarge extends Schema.TaggedError<MessageTooLarge>()("Mess
   server: Schema.String,
   method: Schema.String,
   bytes: Schema.Number,
-  limit: Schema.Number
+  limit: Schema.Number,
+  /** The answer came compressed in this encoding (HTTP `Content-Encoding`): `bytes` counts what it inflated to. */
+  encoding: Schema.optionalKey(Schema.String)
 }) {
   /** Permanent: the same answer is as large the next time. */
   get isRetryable(): boolean {
     return false
   }
   override get message(): string {
-    return `MCP server "${this.server}" answered ${this.method} with a message of at least ${this.bytes} bytes, over the ${this.limit}-byte limit.`
+    return this.encoding === undefined
+      ? `MCP server "${this.server}" answered ${this.method} with a message of at least ${this.bytes} bytes, over the ${this.limit}-byte limit.`
+      : `MCP server "${this.server}" answered ${this.method} with a ${this.encoding}-compressed body whose decompressed size passed the ${this.limit}-byte limit (maxMessageBytes): at least ${this.bytes} bytes.`
   }
 }
 

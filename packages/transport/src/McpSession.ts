@@ -7,7 +7,8 @@
  *
  * Readiness is one value (`Readiness`), moved in one place. An HTTP server that forgets the session makes the
  * session fail what is in flight with the retryable `SessionExpired` and initialize again once: calls made while
- * it does wait for it, and calls made after it work.
+ * it does wait for it, and calls made after it work. A renewed session lost again before a request succeeded on it
+ * is renewed on a backoff, then the session fails with `SessionsForgotten` (`SessionRenewal`).
  *
  * Its fibers run in a child scope of the caller's: closing is "signal, then close the scope".
  *
@@ -22,6 +23,7 @@ import * as FiberSet from "effect/FiberSet"
 import * as Option from "effect/Option"
 import * as PubSub from "effect/PubSub"
 import * as Queue from "effect/Queue"
+import type * as Schedule from "effect/Schedule"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as ClientHandlers from "./ClientHandlers.ts"
@@ -44,6 +46,7 @@ import * as RequestSpan from "./internal/RequestSpan.ts"
 import * as Scrub from "./internal/Scrub.ts"
 import * as ServerRequest from "./internal/ServerRequest.ts"
 import * as SessionMetric from "./internal/SessionMetric.ts"
+import * as SessionRenewal from "./internal/SessionRenewal.ts"
 import type { CallOptions, Stats, ToolList as ListedTools } from "./McpClient.ts"
 import type { PageCapExceeded, ProcessExited, RepeatedCursor } from "./McpError.ts"
 import type { ErrIndexBuilding, UnsupportedProtocolVersion } from "./McpError.ts"
@@ -142,6 +145,11 @@ export interface Config {
   readonly handlers?: ClientHandlers.ClientHandlers | undefined
   /** How many `notifications/message` entries become log entries (default `Logging.DEFAULT_RATE_LIMIT`). */
   readonly logRateLimit?: Logging.RateLimit | undefined
+  /**
+   * The delays between renewals of HTTP sessions the server lost before a request succeeded on them; when it ends,
+   * the session fails with `SessionsForgotten`. Default `SessionRenewal.DEFAULT_SCHEDULE` (250 ms, 500 ms, 1 s).
+   */
+  readonly sessionRenewal?: Schedule.Schedule<unknown, unknown> | undefined
 }
 
 /**
@@ -167,6 +175,12 @@ export interface McpSession extends Features.Features {
   readonly transport: Transport.Kind
   /** The server's URL with its credentials redacted; `undefined` for stdio. */
   readonly url: string | undefined
+  /**
+   * Why the server's own stream (Streamable HTTP's GET) is not open, once the transport stopped opening it (the
+   * server offers none, refused it, or it kept closing without a message): the server's unprompted messages do not
+   * arrive then. `undefined` while it is open or being opened, and for stdio.
+   */
+  readonly serverStream: () => string | undefined
   /** Not closed and not ended. */
   readonly isAlive: () => boolean
   readonly isReady: () => boolean
@@ -303,7 +317,8 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
       clock,
       rate: config.logRateLimit ?? Logging.DEFAULT_RATE_LIMIT,
       scrub,
-      scrubValue: redactor.value
+      scrubValue: redactor.value,
+      excerpt: redactor.excerpt
     })
 
     const publisher = Publisher.make(notifications, config.notificationBuffer)
@@ -313,17 +328,22 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
       server,
       // The era's `_meta` and headers, but not ModernRequest's re-issue of a broken stream: a dropped listen is
       // the listener's caller's to re-open (it re-lists once the new one is acknowledged).
-      send: (params) => {
+      send: (params, onId) => {
         const version = current()?.protocolVersion ?? MODERN_PROTOCOL_VERSION
         const merged = Meta.merge(params, Meta.request(version, clientMeta))
         const headers = isHttp()
           ? ModernHeaders.forRequest("subscriptions/listen", merged, version, undefined)
           : undefined
-        return pending.request("subscriptions/listen", merged, { timeoutMs: Infinity, cancellable: true, headers })
+        return pending.request("subscriptions/listen", merged, {
+          timeoutMs: Infinity,
+          cancellable: true,
+          headers,
+          onId
+        })
       }
     })
     // Lists kept for their `ttlMs` (2026-07-28); a list_changed drops its list before it is published.
-    const lists = ListCache.group()
+    const lists = ListCache.group(Effect.suspend(() => transport?.authorizationContext ?? Effect.succeed(0)))
     const listCache = lists.cache<ListedTools>()
     const diagnose = (text: string) => Queue.offerUnsafe(logs, ["warning", scrub(text)])
     /** The capabilities declared (the handlers provided add theirs), and what answers a server's requests. */
@@ -346,8 +366,7 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
       send: (frame) => transport?.send(frame),
       diagnose,
       note: (text) => Queue.offerUnsafe(logs, ["debug", text]),
-      scrub,
-      scrubValue: redactor.value,
+      redactor,
       serve: answerer === undefined ? undefined : { answer: answerer, run }
     })
 
@@ -365,68 +384,82 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
 
     const eraCache = yield* EraCache
     const isHttp = () => transport?.kind === "http"
-    const handshake = EraProbe.run(send, {
-      server,
-      clientInfo: config.clientInfo,
-      capabilities,
-      timeoutMs: config.initializeTimeoutMs,
-      protocol: config.protocol ?? "auto",
-      probeTimeoutMs: Math.min(config.probeTimeoutMs ?? EraProbe.DEFAULT_PROBE_TIMEOUT_MS, config.initializeTimeoutMs),
-      cached: config.eraKey === undefined ? undefined : eraCache.get(config.eraKey),
-      headers: (method, version) =>
-        isHttp() ? ModernHeaders.forRequest(method, undefined, version, undefined) : undefined,
-      logLevel: config.logLevel
-    }, (session) => {
-      transport?.established(session.protocolVersion)
-      established = session.protocolVersion
-      transport?.send({
-        _tag: "Notification",
-        method: "notifications/initialized",
-        text: "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
-      })
-    }).pipe(
-      Effect.matchEffect({
-        onSuccess: (session) =>
-          Effect.sync(() => {
-            if (session.era === "modern") transport?.established(session.protocolVersion)
-            if (config.eraKey !== undefined) eraCache.set(config.eraKey, session.era ?? "legacy")
-            if (state._tag === "Closed") return
-            const instructions = session.instructions === undefined ? undefined : scrub(session.instructions)
-            transitionTo({ _tag: "Ready", session: { ...session, instructions } })
-          }),
-        onFailure: (raw) =>
-          Effect.suspend(() => {
-            if (state._tag === "Closed") return Effect.void
-            const error = Scrub.initializeFailure(scrub, raw)
-            // A failed handshake (first or renewed) is terminal: the session ends, with `Failed` kept as why. It is
-            // marked ending before readiness settles, so whoever sees `awaitReady` fail also sees `isAlive()` false.
-            ending = true
-            transitionTo({ _tag: "Failed", error })
-            return Effect.asVoid(Effect.forkIn(shutdown(`its initialize failed (${error._tag})`), parent))
+    const renewal = SessionRenewal.make(server, config.sessionRenewal ?? SessionRenewal.DEFAULT_SCHEDULE)
+    /** The handshake, after `before` (a renewal's wait, which may give up with `SessionsForgotten`). */
+    const handshake = (before: Effect.Effect<void, InitializeError>) =>
+      Effect.andThen(
+        before,
+        EraProbe.run(send, {
+          server,
+          clientInfo: config.clientInfo,
+          capabilities,
+          timeoutMs: config.initializeTimeoutMs,
+          protocol: config.protocol ?? "auto",
+          probeTimeoutMs: Math.min(
+            config.probeTimeoutMs ?? EraProbe.DEFAULT_PROBE_TIMEOUT_MS,
+            config.initializeTimeoutMs
+          ),
+          cached: config.eraKey === undefined ? undefined : eraCache.get(config.eraKey),
+          headers: (method, version) =>
+            isHttp() ? ModernHeaders.forRequest(method, undefined, version, undefined) : undefined,
+          logLevel: config.logLevel
+        }, (session) => {
+          transport?.established(session.protocolVersion)
+          established = session.protocolVersion
+          transport?.send({
+            _tag: "Notification",
+            method: "notifications/initialized",
+            text: "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
           })
-      })
-    )
+        })
+      ).pipe(
+        Effect.matchEffect({
+          onSuccess: (session) =>
+            Effect.sync(() => {
+              if (session.era === "modern") transport?.established(session.protocolVersion)
+              if (config.eraKey !== undefined) eraCache.set(config.eraKey, session.era ?? "legacy")
+              if (state._tag === "Closed") return
+              const instructions = session.instructions === undefined ? undefined : scrub(session.instructions)
+              transitionTo({ _tag: "Ready", session: { ...session, instructions } })
+            }),
+          onFailure: (raw) =>
+            Effect.suspend(() => {
+              if (state._tag === "Closed") return Effect.void
+              const error = Scrub.initializeFailure(scrub, raw)
+              // A failed handshake (first or renewed) is terminal: the session ends, with `Failed` kept as why. It is
+              // marked ending before readiness settles, so whoever sees `awaitReady` fail also sees `isAlive()` false.
+              ending = true
+              transitionTo({ _tag: "Failed", error })
+              return Effect.asVoid(Effect.forkIn(shutdown(`its initialize failed (${error._tag})`), parent))
+            })
+        })
+      )
 
     const receiver: Transport.Receiver = {
       message: ByteCounter.receiving(bytes, dispatch),
       failRequest: (id, error) => {
         if (error._tag === "MessageTooLarge") oversize++
-        pending.settle(id, Exit.fail(Scrub.failure(scrub, error)))
+        pending.settle(id, Exit.fail(Scrub.failure(redactor, error)))
       },
       isPending: (id) => pending.get(id) !== undefined,
       pendingMethod: (id) => pending.get(id)?.method,
+      timeLeft: (id) => {
+        const entry = pending.get(id)
+        return entry === undefined ? undefined : entry.deadline - clock.currentTimeMillisUnsafe()
+      },
       authorizing: (id) => pending.hold(id),
       sent: (id) => pending.restart(id),
       ended: (ended) => signal(ended.reason, ended.error),
-      sessionLost: () => {
+      sessionLost: (confirmed) => {
         sessionsLost++
         if (state._tag !== "Ready") return
         transitionTo({ _tag: "Renewing", session: state.session, done: Deferred.makeUnsafe() })
         pending.failAll((entry) => new SessionExpired({ server, method: entry.method }))
         diagnose("the server ended the session; initializing a new one")
-        handshakeFiber = run(handshake)
+        handshakeFiber = run(handshake(renewal.before(confirmed)))
       },
-      diagnose
+      diagnose,
+      excerpt: redactor.excerpt
     }
 
     const live = yield* Scope.provide(open(receiver, prepared), scope).pipe(
@@ -493,8 +526,12 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
       )
     )
     run(serverLog.run)
-    run(live.ended.pipe(Effect.flatMap((ended) => Effect.forkIn(shutdown(ended.reason, "close", ended.error), parent))))
-    handshakeFiber = run(handshake)
+    run(
+      live.ended.pipe(
+        Effect.flatMap((ended) => Effect.forkIn(shutdown(scrub(ended.reason), "close", ended.error), parent))
+      )
+    )
+    handshakeFiber = run(handshake(Effect.void))
     const roots = config.handlers?.roots
     if (roots !== undefined) {
       const changed = JsonRpc.notificationFrame("notifications/roots/list_changed", undefined)
@@ -522,7 +559,8 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
       // Input requests (2026-07-28) are answered by the same handlers as the legacy era's server requests.
       answer: config.answerInput ?? answerer,
       maxRounds: config.maxInputRounds ?? Mrtr.DEFAULT_MAX_ROUNDS,
-      send: pending.request
+      send: pending.request,
+      now: () => clock.currentTimeMillisUnsafe()
     })
 
     const calls = Calls.make({
@@ -595,6 +633,7 @@ export const makeOver = <T extends Transport.Transport, R, P, E = never>(
         return live.kind
       },
       url: config.url,
+      serverStream: () => live.serverStream?.(),
       isAlive: () => !ending && closing === undefined && live.refusal?.() === undefined,
       isReady: () => state._tag === "Ready" && live.refusal?.() === undefined,
       readiness: () => state,

@@ -28,6 +28,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as HttpClient from "effect/http/HttpClient"
 import * as Redacted from "effect/Redacted"
+import type * as Schedule from "effect/Schedule"
 import type * as Scope from "effect/Scope"
 import * as ClientHandlers from "./ClientHandlers.ts"
 import { HttpStatusError, InvalidUrl } from "./HttpError.ts"
@@ -75,6 +76,11 @@ export interface RemoteOptions {
   /** The log level sent in `_meta` of modern requests. */
   readonly logLevel?: string | undefined
   /**
+   * The delays between renewals of sessions the server lost before a request succeeded on them (Streamable HTTP);
+   * when the schedule ends, the client fails with `SessionsForgotten`. Default: 250 ms, 500 ms, 1 s.
+   */
+  readonly sessionRenewal?: Schedule.Schedule<unknown, unknown> | undefined
+  /**
    * What answers the server's `roots/list`, `elicitation/create` and `sampling/createMessage`; each one present is
    * declared in `capabilities`. A missing one is taken from the `Roots`, `Elicitation` or `Sampling` service when
    * the program provides it. Default: none (`capabilities: {}`).
@@ -107,6 +113,17 @@ const millisOr = (input: Duration.Input | undefined, fallback: number): number =
   if (input === undefined) return fallback
   const ms = Duration.toMillis(Duration.fromInputUnsafe(input))
   return Number.isFinite(ms) && ms > 0 ? ms : fallback
+}
+
+/**
+ * How long the legacy transport waits for its `endpoint` event: the request timeout less a millisecond, or, when
+ * auto-detection opens it, what is left of initialize's deadline (`withinMs`) less a tenth of it (at most 100 ms), so
+ * that the endpoint's bound always expires first.
+ */
+const endpointWaitMillis = (requestTimeoutMs: number, withinMs: number | undefined): number => {
+  const own = requestTimeoutMs > 1 ? requestTimeoutMs - 1 : requestTimeoutMs
+  if (withinMs === undefined || withinMs === Infinity) return own
+  return Math.max(0, Math.min(own, withinMs - Math.min(100, Math.max(1, withinMs / 10))))
 }
 
 /** The URL, parsed, or why it cannot be used. */
@@ -173,16 +190,22 @@ export const make = (
     const [LegacySse, StreamableHttp] = yield* Effect.promise(() =>
       Promise.all([import("./transport/LegacySse.ts"), import("./transport/StreamableHttp.ts")])
     )
-    const legacy = (receiver: Parameters<typeof LegacySseModule.make>[1], refused?: HttpStatusError) =>
+    const legacy = (
+      receiver: Parameters<typeof LegacySseModule.make>[1],
+      refused?: HttpStatusError,
+      withinMs?: number
+    ) =>
       LegacySse.make({
         server,
         url,
         headers,
         maxMessageBytes,
-        // The endpoint's bound expires a millisecond before the first request's own deadline (both are the request
-        // timeout), so a server that never names its endpoint is reported as that (ConnectionFailed), not as a
-        // RequestTimeout of whichever request happened to be queued: two equal timers raced under load.
-        connectTimeoutMs: requestTimeoutMs > 1 ? requestTimeoutMs - 1 : requestTimeoutMs,
+        // The endpoint's bound expires before the first request's own deadline, so a server that never names its
+        // endpoint is reported as that (ConnectionFailed), not as a RequestTimeout of whichever request happened to
+        // be queued. Opened at once (transport: "sse"), both bounds are the request timeout: a millisecond apart
+        // (two equal timers raced under load). Opened by auto-detection, initialize has already spent the time of
+        // its refused POST: the bound is what is left of its deadline, less a margin.
+        connectTimeoutMs: endpointWaitMillis(requestTimeoutMs, withinMs),
         notifyTimeoutMs: requestTimeoutMs,
         // Auto-detection: a failed fallback reports the modern refusal first, then why the fallback failed.
         connectFailure: refused === undefined ? undefined : (method, error) =>
@@ -214,6 +237,7 @@ export const make = (
       probeTimeoutMs: millisOr(options.probeTimeout, EraProbe.DEFAULT_PROBE_TIMEOUT_MS),
       eraKey: url.href,
       logLevel: options.logLevel,
+      sessionRenewal: options.sessionRenewal,
       handlers: yield* ClientHandlers.fromContext(options.handlers)
     }, (receiver) =>
       mode === "sse" ? legacy(receiver) : StreamableHttp.make({

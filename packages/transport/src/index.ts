@@ -53,3 +53,5 @@ export * as Progress from "./session/Progress.ts"
 export * as Logging from "./session/Logging.ts"
 /** @since 0.3.0 */
 export * as Capabilities from "./session/Capabilities.ts"
+/** @since 0.4.0 */
+export * as ProcessTree from "./ProcessTree.ts"

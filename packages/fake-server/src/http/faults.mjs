@@ -1,4 +1,5 @@
 // The fault switches of the HTTP fake server: which POSTs a fault hits, and the faulty answers.
+import { constants as zlib, createGzip } from "node:zlib"
 import { formatEvent, sseHeaders } from "./sse.mjs"
 
 /** Counts POSTs that `fault-on` selects and says whether the fault hits this one. */
@@ -72,25 +73,41 @@ export function writeSlowly(res, headers, body, delay, timers) {
   step()
 }
 
-/** A tools/call-shaped result whose text is `size` bytes of "x", written in chunks with backpressure. */
-export function writeHuge(res, { id, size, sse }) {
-  const prefix = `${sse ? "event: message\ndata: " : ""}{"jsonrpc":"2.0","id":${
-    JSON.stringify(id)
-  },"result":{"content":[{"type":"text","text":"`
-  const suffix = `"}]}}${sse ? "\n\n" : ""}`
-  res.writeHead(200, sse ? sseHeaders() : { "content-type": "application/json" })
-  res.write(prefix)
+/**
+ * Writes a tools/call-shaped result whose text is `size` bytes of "x" to `out` (the response, or a stream piped to
+ * it) in chunks with backpressure, and ends `out`; stops if `res` is destroyed.
+ */
+function writeXs(res, out, { id, size, before = "", after = "" }) {
+  out.write(`${before}{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"`)
   const chunk = Buffer.alloc(64 * 1024, "x")
   let left = size
   const pump = () => {
     while (left > 0 && !res.destroyed) {
       const piece = left >= chunk.length ? chunk : chunk.subarray(0, left)
       left -= piece.length
-      if (!res.write(piece)) return res.once("drain", pump)
+      if (!out.write(piece)) return out.once("drain", pump)
     }
-    if (!res.destroyed) res.end(suffix)
+    if (!res.destroyed) out.end(`"}]}}${after}`)
   }
   pump()
+}
+
+/** A tools/call-shaped result whose text is `size` bytes of "x", written in chunks with backpressure. */
+export function writeHuge(res, { id, size, sse }) {
+  res.writeHead(200, sse ? sseHeaders() : { "content-type": "application/json" })
+  writeXs(res, res, { id, size, before: sse ? "event: message\ndata: " : "", after: sse ? "\n\n" : "" })
+}
+
+/**
+ * fault=gzip-bomb: a tools/call-shaped result whose text is `size` bytes of "x", sent gzip-compressed (level 9,
+ * about 1000:1) with `Content-Encoding: gzip` although the client never asked for it; written with backpressure.
+ */
+export function writeGzipBomb(res, { id, size }) {
+  res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" })
+  const gzip = createGzip({ level: zlib.Z_BEST_COMPRESSION })
+  gzip.pipe(res)
+  res.on("close", () => gzip.destroy())
+  writeXs(res, gzip, { id, size })
 }
 
 /** fault=invalid-sse-event: an SSE reply whose first message event is not JSON, then the real reply. */

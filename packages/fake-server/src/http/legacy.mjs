@@ -26,6 +26,8 @@ export function createLegacySse({ flags, opts, label, port, timers }) {
       session.mcp.close()
     })
     stream.attach(res, sseHeaders())
+    // no-endpoint: the stream stays open and silent but for a comment, so the client never learns where to POST.
+    if (flags.has("no-endpoint")) return res.write(": no endpoint event will follow\n\n")
     const base = opts.endpoint === "other" ? `http://localhost:${port()}` : ""
     stream.send(`${base}/message?sessionId=${id}`, { event: "endpoint" })
   }
@@ -51,8 +53,11 @@ export function createLegacySse({ flags, opts, label, port, timers }) {
     if (fault === "status") return writeStatus(res, opts, `http://127.0.0.1:${port()}`)
     if (fault === "never-answer") return
     const accept = () => {
-      res.writeHead(202, { "content-type": "text/plain" })
-      res.end("Accepted")
+      // no-ack: the message is handled (its reply goes on the stream), but the POST is left unanswered.
+      if (fault !== "no-ack") {
+        res.writeHead(202, { "content-type": "text/plain" })
+        res.end("Accepted")
+      }
       const send = (m) => session.stream.send(m, { event: "message" })
       const ctx = {
         reply: (reply) => {

@@ -54,7 +54,7 @@ const statusOf = (error) =>
     ? 404
     : 200
 
-export function createModernHttp({ flags, opts, label }) {
+export function createModernHttp({ flags, opts, label, timers }) {
   const has = (flag) => flags.has(flag)
   const modern = createModern({ has, ttl: opts.ttl, serverInfo: { name: "fake-mcp-http-server", version: "1.0.0" } })
   const mcp = createMcpSession({ flags, opts, label })
@@ -138,6 +138,24 @@ export function createModernHttp({ flags, opts, label }) {
         })
       }
       case "tools/call": {
+        if (opts["cut-after"] > 0) {
+          // cut-after: the answer stream carries one notification and ends `cut-after` ms later, unanswered.
+          res.writeHead(200, sseHeaders())
+          res.write(formatEvent({
+            event: "message",
+            data: JSON.stringify({
+              jsonrpc: "2.0",
+              method: "notifications/message",
+              params: { level: "info", logger: "fake-mcp-http-server", data: "this stream ends before its answer" }
+            })
+          }))
+          const timer = setTimeout(() => {
+            timers.delete(timer)
+            res.end()
+          }, opts["cut-after"])
+          timers.add(timer)
+          return
+        }
         const outcome = isObject(params) && typeof params.name === "string" ? modern.callTool(params) : undefined
         if (outcome !== undefined) return settle(outcome)
         break

@@ -18,6 +18,8 @@ export const FLAGS = new Set([
   "no-delete", // DELETE → 405
   "no-retry", // SSE streams carry no `retry:` field
   "get-never-closes", // DELETE and shutdown leave open GET streams open (the client must abort them)
+  "forget-sessions", // every request that carries an Mcp-Session-Id gets 404 (a load balancer without affinity)
+  "no-endpoint", // legacy-sse: the GET stream never sends its `endpoint` event (it stays open, silent)
   "hang", // initialize is answered, later requests never are (stdio parity)
   "no-initialize" // initialize is never answered (stdio parity)
 ])
@@ -33,7 +35,9 @@ export const FAULTS = new Set([
   "non-json-body", // 200 application/json whose body is not JSON
   "slowloris", // 200 application/json, the real body one byte every `delay` ms
   "wrong-content-type", // 200 text/html
-  "invalid-sse-event" // 200 text/event-stream whose first message event is not JSON, then the real reply
+  "invalid-sse-event", // 200 text/event-stream whose first message event is not JSON, then the real reply
+  "no-ack", // legacy-sse: the message is handled and answered on the stream, but its POST is never answered
+  "gzip-bomb" // 200 application/json, Content-Encoding: gzip, a body that inflates to `huge-bytes` bytes
 ])
 
 /** Numeric options: name → default. All are non-negative integers. */
@@ -51,6 +55,10 @@ export const NUMBERS = {
   "huge-bytes": 16 * 1024 * 1024, // the text size of fault=huge-body
   "fault-from": 1, // the first matching POST (1-based) the fault hits
   "fault-count": 0, // how many matching POSTs the fault hits; 0 = every one from fault-from on
+  "get-status": 0, // a GET of the MCP endpoint gets this status ("Cannot GET /mcp", as an app that routes only POST)
+  "get-close-after": 0, // every GET stream connection gets a priming event and is ended this many ms later
+  "ping-flood": 0, // a tools/call answered over SSE first carries this many ping requests; their answers are held
+  "cut-after": 0, // modern: a tools/call stream sends one notification and ends this many ms later, unanswered
   [numberOptions.ttl.token]: numberOptions.ttl.default // modern: the ttlMs of list results
 }
 
@@ -104,5 +112,8 @@ export function parseTokens(tokens) {
   if (opts.port > 65535) return { error: `option "port=${opts.port}" must be at most 65535` }
   if (opts.status < 100 || opts.status > 599) return { error: `option "status=${opts.status}" must be 100..599` }
   if (opts["fault-from"] < 1) return { error: `option "fault-from" needs a value of at least 1` }
+  if (opts["get-status"] !== 0 && (opts["get-status"] < 100 || opts["get-status"] > 599)) {
+    return { error: `option "get-status=${opts["get-status"]}" must be 0 (off) or 100..599` }
+  }
   return { flags, opts }
 }

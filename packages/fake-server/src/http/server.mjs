@@ -1,5 +1,7 @@
 // Starts the HTTP fake server in this process on 127.0.0.1 and routes requests to the Streamable
-// HTTP or the legacy HTTP+SSE handler. `GET /_fake/requests` returns the request log as JSON.
+// HTTP or the legacy HTTP+SSE handler. `GET /_fake/requests` returns the request log as JSON (with
+// `?until=N`, once N entries match the other parameters: `rpc`, `method`, `closed`); `GET /_fake/connections`
+// counts the sockets open now (the asking one left out) and the most ever open at once.
 import { createServer } from "node:http"
 import { createLegacySse } from "./legacy.mjs"
 import { createModernHttp } from "./modern.mjs"
@@ -21,6 +23,22 @@ export function startFakeHttpServer(tokens = []) {
   const legacy = flags.has("legacy-sse")
   const timers = new Set()
   const requests = []
+  const sockets = new Set()
+  let peakSockets = 0
+  // Long-polls of /_fake/requests?until=N: checked whenever the log grows or an entry learns its method or status.
+  const logWaiters = new Set()
+  const matching = (query) =>
+    requests.filter((entry) =>
+      (query.rpc === null || entry.rpc === query.rpc) && (query.method === null || entry.method === query.method) &&
+      (query.closed === null || entry.closed === true)
+    )
+  const checkLog = () => {
+    for (const waiter of logWaiters) {
+      if (matching(waiter.query).length < waiter.until) continue
+      logWaiters.delete(waiter)
+      waiter.answer()
+    }
+  }
   let port = 0
   const config = { flags, opts, label, port: () => port, timers }
   const handler = legacy
@@ -43,8 +61,27 @@ export function startFakeHttpServer(tokens = []) {
       authorization: req.headers.authorization === undefined ? undefined : "<present>"
     }
     if (url.pathname === "/_fake/requests" && req.method === "GET") {
+      const query = {
+        rpc: url.searchParams.get("rpc"),
+        method: url.searchParams.get("method"),
+        closed: url.searchParams.get("closed")
+      }
+      const answer = () => {
+        if (res.destroyed) return
+        res.writeHead(200, { "content-type": "application/json" })
+        res.end(JSON.stringify(matching(query)))
+      }
+      const until = url.searchParams.get("until")
+      if (until === null) return answer()
+      const waiter = { query, until: Number(until), answer }
+      logWaiters.add(waiter)
+      res.on("close", () => logWaiters.delete(waiter))
+      return checkLog()
+    }
+    if (url.pathname === "/_fake/connections" && req.method === "GET") {
       res.writeHead(200, { "content-type": "application/json" })
-      return res.end(JSON.stringify(requests))
+      const open = [...sockets].filter((socket) => socket !== req.socket).length
+      return res.end(JSON.stringify({ open, peak: peakSockets }))
     }
     if (url.pathname === "/_fake/subscriptions" && req.method === "GET") {
       // modern: the ids of the subscriptions/listen streams open now; `?until=N` answers once N are open.
@@ -59,7 +96,10 @@ export function startFakeHttpServer(tokens = []) {
     requests.push(entry)
     res.on("close", () => {
       entry.status = res.headersSent ? res.statusCode : undefined
+      entry.closed = true
+      checkLog()
     })
+    checkLog()
     const notFound = () => {
       res.writeHead(404, { "content-type": "text/plain" })
       res.end(`Cannot ${req.method} ${url.pathname}`)
@@ -83,6 +123,7 @@ export function startFakeHttpServer(tokens = []) {
       })
       req.on("end", () => {
         if (size <= MAX_BODY_BYTES) use(Buffer.concat(chunks).toString("utf8"))
+        checkLog()
       })
     }
     if (legacy) {
@@ -107,6 +148,12 @@ export function startFakeHttpServer(tokens = []) {
       default:
         return methodNotAllowed("GET, POST, DELETE")
     }
+  })
+
+  server.on("connection", (socket) => {
+    sockets.add(socket)
+    peakSockets = Math.max(peakSockets, sockets.size)
+    socket.on("close", () => sockets.delete(socket))
   })
 
   return new Promise((resolve, reject) => {

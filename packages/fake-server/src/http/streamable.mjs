@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto"
 import {
   createFaultSelector,
+  writeGzipBomb,
   writeHuge,
   writeInvalidSseThen,
   writeNonJson,
@@ -12,7 +13,7 @@ import {
   writeWrongContentType
 } from "./faults.mjs"
 import { createMcpSession, SUPPORTED_VERSIONS } from "./mcp.mjs"
-import { EventStream, parseEventId, sseHeaders } from "./sse.mjs"
+import { EventStream, formatEvent, parseEventId, sseHeaders } from "./sse.mjs"
 
 export const MCP_PATHS = new Set(["/mcp", "/redirected/mcp"])
 
@@ -30,6 +31,7 @@ export function createStreamable({ flags, opts, label, port, timers }) {
   const stateless = flags.has("stateless")
   const selectFault = createFaultSelector(opts)
   let nextStream = 0
+  let flaps = 0
   const statelessSession = stateless ? newSession(undefined) : undefined
 
   function newSession(id) {
@@ -90,6 +92,11 @@ export function createStreamable({ flags, opts, label, port, timers }) {
       writeJson(res, 400, rpcError(-32000, "Bad Request: Mcp-Session-Id header is required"))
       return undefined
     }
+    if (flags.has("forget-sessions")) {
+      // Each request lands on a backend that never saw the session (a load balancer without affinity).
+      sessionError(res)
+      return undefined
+    }
     const session = sessions.get(id)
     if (session === undefined) sessionError(res)
     return session
@@ -147,6 +154,9 @@ export function createStreamable({ flags, opts, label, port, timers }) {
         return writeNonJson(res)
       case "wrong-content-type":
         return writeWrongContentType(res)
+      case "gzip-bomb":
+        if (message?.id !== undefined) return writeGzipBomb(res, { id: message.id, size: opts["huge-bytes"] })
+        break
       case "slow-headers": {
         const timer = setTimeout(() => {
           timers.delete(timer)
@@ -180,6 +190,10 @@ export function createStreamable({ flags, opts, label, port, timers }) {
       if (!versionOk(req, res)) return
     }
     entry.sessionId = session.id
+    if (opts["ping-flood"] > 0 && message?.id !== undefined && typeof message?.method !== "string") {
+      // The client's answer to one of the flood's pings: read and held, never answered.
+      return
+    }
 
     let stream
     const ctx = {
@@ -210,6 +224,11 @@ export function createStreamable({ flags, opts, label, port, timers }) {
       // An initialize reply is never dropped: drop-after / reset-after are for the streams of a live session.
       stream = newStream(session, isInitialize ? { dropAfter: 0, resetAfter: 0 } : {})
       stream.attach(res, sseHeaders(headers))
+      if (opts["ping-flood"] > 0 && message.method === "tools/call") {
+        for (let i = 1; i <= opts["ping-flood"]; i++) {
+          stream.send({ jsonrpc: "2.0", id: `flood-${i}`, method: "ping" })
+        }
+      }
     }
     const kind = session.mcp.onMessage(message, ctx)
     if (kind === "request") return
@@ -224,12 +243,29 @@ export function createStreamable({ flags, opts, label, port, timers }) {
       res.writeHead(405, { allow: "POST" })
       return res.end()
     }
+    if (opts["get-status"] > 0) {
+      // An app that routes only POST /mcp (Express answers an unrouted GET with 404 "Cannot GET /mcp").
+      res.writeHead(opts["get-status"], { "content-type": "text/html; charset=utf-8" })
+      return res.end(`Cannot GET ${entry.path}`)
+    }
     if (!accepts(req, "text/event-stream")) {
       return writeJson(res, 406, rpcError(-32000, "Not Acceptable: Client must accept text/event-stream"))
     }
     const session = sessionOf(req, res)
     if (session === undefined || !versionOk(req, res)) return
     entry.sessionId = session.id
+    if (opts["get-close-after"] > 0) {
+      // A stream that never carries a message: a fresh priming event (an id, `retry:`), then the end.
+      flaps += 1
+      res.writeHead(200, sseHeaders())
+      res.write(formatEvent({ id: `flap-${flaps}`, retry: flags.has("no-retry") ? undefined : opts.retry, data: "" }))
+      const timer = setTimeout(() => {
+        timers.delete(timer)
+        res.end()
+      }, opts["get-close-after"])
+      timers.add(timer)
+      return
+    }
     const lastEventId = req.headers["last-event-id"]
     if (lastEventId !== undefined) {
       const parsed = parseEventId(lastEventId)

@@ -20,12 +20,28 @@ export type Outcome =
   /** A reconnection attempt got no answer to `initialize` within `readyTimeout`; it is abandoned. */
   | { readonly _tag: "NoAnswer"; readonly reason: string }
 
-/** One `tools/list` (all pages), bounded by `startupTimeoutMs`. */
+/**
+ * Listings sent again when they failed with `SessionExpired` (the HTTP server forgot the session; the client
+ * renews it by itself, and the listing waits for that). More than the client's renewals before it gives up
+ * (`SessionsForgotten` after 5 sessions by default), so that a server that forgets every session ends its client
+ * before its listing runs out of tries.
+ */
+const SESSION_RETRIES = 8
+
+/**
+ * One `tools/list` (all pages), bounded by `startupTimeoutMs`. A listing that met a session loss is sent again (at
+ * most `SESSION_RETRIES` times): a server whose sessions cannot be kept ends its client (`SessionsForgotten`), which
+ * is `Gone` here, so the server goes offline with that advice rather than `degraded`.
+ */
 export const list = Effect.fnUntraced(function*(
   client: McpClient.McpClient,
   startupTimeoutMs: number
 ): Effect.fn.Return<Outcome> {
-  const listed = yield* client.listTools().pipe(Effect.timeoutOption(startupTimeoutMs), Effect.result)
+  const listed = yield* client.listTools().pipe(
+    Effect.retry({ while: (error) => error._tag === "SessionExpired", times: SESSION_RETRIES }),
+    Effect.timeoutOption(startupTimeoutMs),
+    Effect.result
+  )
   const unauthorized = listed._tag === "Failure" ? authorizationReason(listed.failure) : undefined
   if (unauthorized !== undefined) return { _tag: "AuthorizationRequired", reason: unauthorized }
   if (!client.isAlive()) return { _tag: "Gone" }

@@ -68,6 +68,7 @@ export const toHealth = (record: ServerRecord, maxAttempts: number | undefined, 
   const nextRetryAt = state._tag === "Offline" ? state.nextRetryAt : undefined
   const client = record.conn?.client
   const session = client === undefined ? undefined : Option.getOrUndefined(client.session())
+  const serverStream = client?.serverStream()
   return {
     name: record.name,
     state: ServerState.kindOf(state),
@@ -76,6 +77,7 @@ export const toHealth = (record: ServerRecord, maxAttempts: number | undefined, 
       ? "sse"
       : "http"),
     url: client?.url ?? (record.config.url === undefined ? undefined : RemoteClient.redactUrl(record.config.url)),
+    ...(serverStream === undefined ? {} : { serverStream }),
     ...(session === undefined ? {} : { protocol: { era: session.era ?? "legacy", version: session.protocolVersion } }),
     tools,
     curated: record.config.curated ?? [],

@@ -17,6 +17,7 @@ import type { ServerNotification } from "../Protocol.ts"
 import type { Frame } from "../transport/Transport.ts"
 import * as JsonRpc from "./JsonRpc.ts"
 import type { PendingTable } from "./PendingTable.ts"
+import type { Redactor } from "./Redactor.ts"
 import type * as ServerRequest from "./ServerRequest.ts"
 
 /** Counters of what the dispatcher skipped or refused. */
@@ -67,10 +68,8 @@ export const make = (config: {
   readonly diagnose: (text: string) => void
   /** Expected noise (a late answer to a request nobody waits for): logged at debug level. */
   readonly note: (text: string) => void
-  /** Removes secrets from text the server wrote before it goes into an error. */
-  readonly scrub: (text: string) => string
-  /** The same for a JSON value (an error's `data`). */
-  readonly scrubValue: (value: unknown) => unknown
+  /** Removes secrets from what the server wrote (text, an error's `data`) and makes its excerpts. */
+  readonly redactor: Redactor
   /** Answers server requests other than `ping`; absent, each one is answered -32601 at once. */
   readonly serve?: {
     readonly answer: (method: string, params: unknown) => Effect.Effect<unknown, ServerRequest.Failure>
@@ -83,7 +82,7 @@ export const make = (config: {
   const settle = (id: JsonRpc.Id, exit: Exit.Exit<unknown, RemoteError>, what: string) => {
     if (pending.settle(id, exit)) return
     counters.unknownId++
-    config.note(`skipped a ${what} for unknown or finished request id ${JsonRpc.excerpt(JSON.stringify(id))}`)
+    config.note(`skipped a ${what} for unknown or finished request id ${config.redactor.excerpt(JSON.stringify(id))}`)
   }
 
   /** Handler fibers by request id (a key of its JSON text, so `1` and `"1"` differ). */
@@ -96,7 +95,9 @@ export const make = (config: {
       const key = JSON.stringify(id)
       if (running.has(key)) {
         counters.invalid++
-        return config.diagnose(`skipped a server request whose id ${JsonRpc.excerpt(key)} is still being answered`)
+        return config.diagnose(
+          `skipped a server request whose id ${config.redactor.excerpt(key)} is still being answered`
+        )
       }
       const fiber = serve.run(
         serve.answer(method, params).pipe(
@@ -152,15 +153,17 @@ export const make = (config: {
       case "Error": {
         if (msg.id === null) {
           counters.invalid++
-          return config.diagnose(`skipped an error response without id: ${msg.code} ${JsonRpc.excerpt(msg.message)}`)
+          return config.diagnose(
+            `skipped an error response without id: ${msg.code} ${config.redactor.excerpt(msg.message)}`
+          )
         }
         const entry = pending.get(msg.id)
         const error = new RemoteError({
           server,
           method: entry?.method ?? "unknown",
           code: msg.code,
-          remoteMessage: config.scrub(msg.message),
-          ...(msg.hasData ? { data: config.scrubValue(msg.data) } : {})
+          remoteMessage: config.redactor.text(msg.message),
+          ...(msg.hasData ? { data: config.redactor.value(msg.data) } : {})
         })
         return settle(msg.id, Exit.fail(error), "error response")
       }
@@ -176,11 +179,11 @@ export const make = (config: {
         if (entry !== undefined) {
           pending.settle(entry.id, Exit.fail(new ProtocolError({ server, method: entry.method, detail: msg.reason })))
         }
-        return config.diagnose(`skipped an invalid message (${msg.reason}): ${JsonRpc.excerpt(config.scrub(text))}`)
+        return config.diagnose(`skipped an invalid message (${msg.reason}): ${config.redactor.excerpt(text)}`)
       }
       case "NotJson":
         counters.notJson++
-        return config.diagnose(`skipped a message that is not JSON: ${JsonRpc.excerpt(config.scrub(text))}`)
+        return config.diagnose(`skipped a message that is not JSON: ${config.redactor.excerpt(text)}`)
     }
   }
 }

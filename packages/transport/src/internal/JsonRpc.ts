@@ -211,12 +211,6 @@ export const resultFrame = (id: Id, result: unknown): string =>
 export const errorFrame = (id: Id, code: number, message: string): string =>
   `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":{"code":${code},"message":${JSON.stringify(message)}}}\n`
 
-/** A short, single-line excerpt of untrusted text for logs. */
-export const excerpt = (text: string, max = 160): string => {
-  const flat = text.replace(/[\r\n\t]/g, " ")
-  return flat.length > max ? `${flat.slice(0, max)}… (${text.length} chars)` : flat
-}
-
 /** Encodes a request frame, or says why the params cannot be encoded (a cycle, a BigInt). Never throws. */
 export const encodeRequest = (id: number, method: string, params: unknown): string | { readonly error: string } => {
   try {

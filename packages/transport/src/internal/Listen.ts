@@ -1,7 +1,9 @@
 /**
  * The client side of `subscriptions/listen`: one listen at a time per session. `open` sends the request (with no
- * deadline: it is meant to stay open), waits for `notifications/subscriptions/acknowledged` — which `observe` sees
- * first, as the session's dispatcher hands it every notification — and returns the honoured filter. The request
+ * deadline: it is meant to stay open), waits for its `notifications/subscriptions/acknowledged` — which `observe`
+ * sees first, as the session's dispatcher hands it every notification — and returns the honoured filter. An
+ * acknowledgement belongs to the listen whose request id its `_meta` names (`io.modelcontextprotocol/subscriptionId`):
+ * a late one of a listen given up, or one more from the listen a renewal replaces, settles nothing else. The request
  * runs in the caller's scope, so closing that scope interrupts it, which is the cancellation (stdio:
  * `notifications/cancelled`; HTTP: the request's stream is closed).
  *
@@ -26,11 +28,24 @@ import { type End, type Filter, ListenFailed, type Listening } from "../Subscrip
 /** What the session gives a listener. */
 export interface Config {
   readonly server: string
-  /** Sends `subscriptions/listen` with `params` and waits, without a deadline, for its answer. */
-  readonly send: (params: unknown) => Effect.Effect<unknown, RequestError>
+  /**
+   * Sends `subscriptions/listen` with `params` and waits, without a deadline, for its answer; `onId` is told the
+   * request's id before it is sent (its acknowledgement carries it as the subscription id).
+   */
+  readonly send: (params: unknown, onId: (id: number) => void) => Effect.Effect<unknown, RequestError>
 }
 
+/** The `_meta` key that ties a notification of a listen stream to the listen's request id. */
+export const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId"
+
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+/** The subscription id a notification's `_meta` names, as text (servers echo the request id, a number). */
+export const subscriptionIdOf = (params: unknown): string | undefined => {
+  const meta = isRecord(params) && isRecord(params._meta) ? params._meta : undefined
+  const id = meta?.[SUBSCRIPTION_ID]
+  return typeof id === "number" || typeof id === "string" ? String(id) : undefined
+}
 
 /** The filter an acknowledgement names (unknown keys and wrong types are dropped). */
 export const honouredOf = (params: unknown): Filter => {
@@ -78,15 +93,19 @@ interface Open {
 
 /** A listener over `config`. */
 export const make = (config: Config): Listener => {
-  // The acknowledgement the listen being sent waits for (one at a time: `renewing` keeps opens and renewals apart).
-  let waiting: Deferred.Deferred<Filter> | undefined
+  // The acknowledgements the listens being sent wait for, by request id (`renewing` keeps opens and renewals apart,
+  // so one at a time; keyed all the same, so that no acknowledgement settles a listen it does not name).
+  const waiting = new Map<string, Deferred.Deferred<Filter>>()
   let current: Open | undefined
   const subscriptions = new Set<string>()
   const renewing = Semaphore.makeUnsafe(1)
   const observe = (notification: ServerNotification) => {
-    if (notification.method !== "notifications/subscriptions/acknowledged" || waiting === undefined) return
-    Deferred.doneUnsafe(waiting, Exit.succeed(honouredOf(notification.params)))
-    waiting = undefined
+    if (notification.method !== "notifications/subscriptions/acknowledged" || waiting.size === 0) return
+    const id = subscriptionIdOf(notification.params)
+    const ack = id === undefined ? undefined : waiting.get(id)
+    if (id === undefined || ack === undefined) return
+    waiting.delete(id)
+    Deferred.doneUnsafe(ack, Exit.succeed(honouredOf(notification.params)))
   }
   const withSubscriptions = (filter: Filter): Filter =>
     subscriptions.size === 0
@@ -107,8 +126,11 @@ export const make = (config: Config): Listener => {
           Deferred.doneUnsafe(end, Exit.succeed(outcome))
           if (listening.sent?.end === end) Deferred.doneUnsafe(listening.ended, Exit.succeed(outcome))
         })
-      waiting = ack
-      const fiber = yield* config.send({ notifications: withSubscriptions(listening.filter) }).pipe(
+      let id: string | undefined
+      const fiber = yield* config.send({ notifications: withSubscriptions(listening.filter) }, (sent) => {
+        id = String(sent)
+        waiting.set(id, ack)
+      }).pipe(
         Effect.matchEffect({
           onSuccess: () => ended({ _tag: "Ended" }),
           onFailure: (error) => ended({ _tag: "Dropped", error })
@@ -119,7 +141,7 @@ export const make = (config: Config): Listener => {
         Effect.map(Deferred.await(ack), (honoured) => ({ _tag: "Ack" as const, honoured })),
         Effect.map(Deferred.await(end), (ended) => ({ _tag: "End" as const, ended }))
       ).pipe(Effect.timeoutOption(ackTimeoutMs))
-      if (waiting === ack) waiting = undefined
+      if (id !== undefined && waiting.get(id) === ack) waiting.delete(id)
       const fail = (reason: ListenFailed["reason"], detail: string) =>
         Effect.fail(new ListenFailed({ server: config.server, reason, detail }))
       if (Option.isNone(first)) {

@@ -2,15 +2,21 @@
  * Rebuilds a transport's failure with its server-derived text passed through the session's `Redactor` (the
  * values of `Redacted` headers, a URL's password): a server that echoes "invalid token <token>" must not leak it.
  *
+ * The transports make their excerpts with the same redactor (`Receiver.excerpt`), so what they cut had its
+ * secrets replaced first; this is the second pass over every field, whole. A `ConnectionFailed` reason (the HTTP
+ * client's own text, uncut) is cut here, after its secrets are replaced.
+ *
  * @internal
  */
 import { AuthorizationRequired, ConnectionFailed, HttpStatusError, RedirectRefused, StreamEnded } from "../HttpError.ts"
 import type { InitializeError } from "../McpError.ts"
 import { ProtocolError, UnsupportedProtocolVersion } from "../McpError.ts"
 import type { RequestFailure } from "../transport/Transport.ts"
+import type { Redactor } from "./Redactor.ts"
 
 /** The same failure with its server-derived text scrubbed. */
-export const failure = (scrub: (text: string) => string, error: RequestFailure): RequestFailure => {
+export const failure = (redactor: Redactor, error: RequestFailure): RequestFailure => {
+  const scrub = redactor.text
   switch (error._tag) {
     case "HttpStatusError":
       return new HttpStatusError({
@@ -24,7 +30,7 @@ export const failure = (scrub: (text: string) => string, error: RequestFailure):
     case "ProtocolError":
       return new ProtocolError({ server: error.server, method: error.method, detail: scrub(error.detail) })
     case "ConnectionFailed":
-      return new ConnectionFailed({ ...fields(error), url: scrub(error.url), reason: scrub(error.reason) })
+      return new ConnectionFailed({ ...fields(error), url: scrub(error.url), reason: redactor.excerpt(error.reason) })
     case "StreamEnded":
       return new StreamEnded({ ...fields(error), reason: scrub(error.reason) })
     case "RedirectRefused":
@@ -32,6 +38,7 @@ export const failure = (scrub: (text: string) => string, error: RequestFailure):
     case "AuthorizationRequired":
       return new AuthorizationRequired({ ...fields(error), status: error.status, reason: scrub(error.reason) })
     case "SessionExpired":
+    case "SessionsForgotten":
     case "MessageTooLarge":
       return error
   }

@@ -12,6 +12,7 @@ export const sharedMembers = (session: McpSession.McpSession) => ({
   callToolStream: session.callToolStream,
   name: session.name,
   isAlive: session.isAlive,
+  serverStream: session.serverStream,
   isReady: session.isReady,
   awaitReady: session.awaitReady,
   session: session.session,

@@ -17,7 +17,6 @@ import * as PubSub from "effect/PubSub"
 import * as Queue from "effect/Queue"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { excerpt } from "../internal/JsonRpc.ts"
 import * as Publisher from "../internal/Publisher.ts"
 import type { LoggingLevel } from "../ProtocolFeatures.ts"
 import { LoggingMessage } from "../ProtocolFeatures.ts"
@@ -74,9 +73,6 @@ export interface Counters {
 
 const decode = Schema.decodeUnknownExit(LoggingMessage)
 
-/** The text of an entry's `data`: a string as it is, anything else as (an excerpt of) its JSON. */
-const textOf = (data: unknown): string => typeof data === "string" ? data : excerpt(JSON.stringify(data) ?? "null")
-
 /** The log of one session: `route` on the reading fiber, `run` on a fiber of the session. */
 export const make = (options: {
   readonly server: string
@@ -85,9 +81,14 @@ export const make = (options: {
   readonly scrub: (text: string) => string
   /** Removes secrets from an entry's `data` before it is streamed. */
   readonly scrubValue: (value: unknown) => unknown
+  /** The session's excerpt of server text: secrets replaced first, then cut (`Redactor.excerpt`). */
+  readonly excerpt: (text: string) => string
 }) =>
   Effect.gen(function*() {
-    const { clock, rate, scrub, server } = options
+    const { clock, excerpt, rate, scrub, server } = options
+    /** The text of an entry's `data`: a string as it is, anything else as an excerpt of its JSON. */
+    const textOf = (data: unknown): string =>
+      typeof data === "string" ? scrub(data) : excerpt(JSON.stringify(data) ?? "null")
     const counters: Counters = { logMessages: 0, logMessagesDropped: 0 }
     const pending = yield* Queue.sliding<LoggingMessage>(Math.max(1, rate.burst))
     const hub = yield* PubSub.sliding<LoggingMessage>(Math.max(1, rate.burst))
@@ -118,7 +119,7 @@ export const make = (options: {
     }
 
     const logOne = (entry: LoggingMessage) =>
-      Effect.logWithLevel(toLogLevel(entry.level))(scrub(textOf(entry.data))).pipe(
+      Effect.logWithLevel(toLogLevel(entry.level))(textOf(entry.data)).pipe(
         Effect.annotateLogs({ mcpServer: server, logger: entry.logger ?? "", mcpLogLevel: entry.level })
       )
 

@@ -8,6 +8,11 @@
  * `make` returns at once and connects in the background; messages sent before the endpoint is known wait for it,
  * and fail with the connection's error if it never comes (bounded by `connectTimeoutMs`).
  *
+ * A request's POST is only an acknowledgement (202); its answer comes on the stream. The POST is aborted once the
+ * answer has arrived, and any POST is aborted when no acknowledgement came within `notifyTimeoutMs` (a request then
+ * keeps waiting for its answer on the stream, within its own deadline): a server that never answers POSTs once held
+ * one socket per call until close.
+ *
  * @since 0.2.0
  */
 import * as Deferred from "effect/Deferred"
@@ -17,11 +22,14 @@ import type * as Fiber from "effect/Fiber"
 import * as FiberSet from "effect/FiberSet"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import { ConnectionFailed } from "../HttpError.ts"
+import * as AnswerPool from "../internal/http/AnswerPool.ts"
 import { mediaType } from "../internal/http/Body.ts"
 import * as Exchange from "../internal/http/Exchange.ts"
+import * as Inflate from "../internal/http/Inflate.ts"
 import * as SseReader from "../internal/http/SseReader.ts"
 import * as Url from "../internal/http/Url.ts"
 import * as UserHeaders from "../internal/http/UserHeaders.ts"
@@ -39,7 +47,7 @@ export interface Options {
   readonly maxMessageBytes: number
   /** How long the `endpoint` event may take to arrive. */
   readonly connectTimeoutMs: number
-  /** Bound of a notification's or response's POST. */
+  /** Bound of a notification's or response's POST, and of the wait for any POST's acknowledgement. */
   readonly notifyTimeoutMs: number
   /** What a request waiting for the endpoint fails with when connecting fails (default: the connect error). */
   readonly connectFailure?: ((method: string, error: RequestFailure) => RequestFailure) | undefined
@@ -70,6 +78,7 @@ export const make = (
 
     let state: State = { _tag: "Connecting", queue: [] }
     const exchanges = new Map<number, Fiber.Fiber<unknown, unknown>>()
+    const answers = AnswerPool.make()
 
     const end = (reason: string) => {
       if (state._tag === "Ended") return
@@ -104,7 +113,7 @@ export const make = (
           who
         )
         if (response.status >= 200 && response.status < 300) return
-        const error = Exchange.statusError(response, yield* Exchange.errorBody(response), who)
+        const error = Exchange.statusError(response, yield* Exchange.errorBody(response), who, receiver.excerpt)
         if (frame._tag === "Request") receiver.failRequest(frame.id, error)
         else receiver.diagnose(error.message)
       }))
@@ -116,13 +125,38 @@ export const make = (
             } else receiver.diagnose(error.message)
           })
         ),
-        frame._tag === "Request" ? (effect) => effect : Effect.timeoutOption(options.notifyTimeoutMs),
-        Effect.asVoid,
+        Effect.timeoutOption(options.notifyTimeoutMs),
+        Effect.flatMap((acknowledged) =>
+          Option.isSome(acknowledged) || frame._tag !== "Request" || !receiver.isPending(frame.id)
+            ? Effect.void
+            : Effect.sync(() =>
+              receiver.diagnose(
+                `the server did not acknowledge the POST of ${method} within ${options.notifyTimeoutMs} ms; it was aborted, and the answer may still come on the stream`
+              )
+            )
+        ),
         withNames
       )
     }
 
+    /** The POSTs of requests whose answer has come on the stream are aborted (their acknowledgement is moot). */
+    const abortAnswered = () => {
+      for (const [id, fiber] of exchanges) {
+        if (receiver.isPending(id)) continue
+        exchanges.delete(id)
+        fiber.interruptUnsafe()
+      }
+    }
+
     const dispatch = (endpoint: URL, frame: Frame) => {
+      if (frame._tag === "Response") {
+        // Answers to the server's requests go a few at a time (`AnswerPool`).
+        const bounded = answers.bounded(postTo(endpoint, frame))
+        if (bounded === undefined) {
+          receiver.diagnose(`dropped an answer to a server request: ${AnswerPool.MAX_WAITING} answers already wait`)
+        } else run(bounded)
+        return
+      }
       const fiber = run(postTo(endpoint, frame))
       if (frame._tag !== "Request") return
       exchanges.set(frame.id, fiber)
@@ -166,14 +200,14 @@ export const make = (
       )
       if (response.status < 200 || response.status >= 300) {
         const body = yield* Exchange.errorBody(response)
-        return refuse((method) => Exchange.statusError(response, body, { server, method }))
+        return refuse((method) => Exchange.statusError(response, body, { server, method }, receiver.excerpt))
       }
       if (mediaType(response) !== "text/event-stream") {
         return refuse((method) =>
           new ProtocolError({ server, method, detail: "the SSE endpoint did not answer with an event stream" })
         )
       }
-      yield* SseReader.read(response.stream, options.maxMessageBytes, SseReader.cursor(), {
+      yield* SseReader.read(Inflate.body(response).stream, options.maxMessageBytes, SseReader.cursor(), {
         event: (name, data) => {
           if (state._tag === "Connecting") {
             if (name === "endpoint") return onEndpoint(data)
@@ -182,7 +216,10 @@ export const make = (
             )
             return false
           }
-          if (name === "message") receiver.message(data)
+          if (name === "message") {
+            receiver.message(data)
+            if (exchanges.size > 0) abortAnswered()
+          }
           return true
         },
         oversize: (bytes) => {

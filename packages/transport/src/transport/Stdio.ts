@@ -11,7 +11,9 @@
  *   the transport by itself (`ended`, carrying `ProcessExited` with code, signal and stderr tail). New requests are
  *   refused (`refusal`) from the moment the exit is known, before the drain.
  * - **Shutdown**, to the whole process group: `close` is stdin EOF → `shutdownGrace` → SIGTERM → `killGrace` →
- *   SIGKILL; `kill` is SIGKILL at once. The fibers run in the caller's scope, which joins them when it closes.
+ *   SIGKILL; `kill` is SIGKILL at once. With the `ProcessTree` service, the server's descendants are read from the
+ *   process table before the first signal (EOF included), and those that left the group (`setsid`) get the same
+ *   ladder beside it, within the same bound. The fibers run in the caller's scope, which joins them when it closes.
  *
  * @since 0.2.0
  */
@@ -20,6 +22,7 @@ import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
+import * as Option from "effect/Option"
 import type * as PlatformError from "effect/PlatformError"
 import * as ChildProcess from "effect/process/ChildProcess"
 import * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
@@ -34,6 +37,7 @@ import type { Redactor } from "../internal/Redactor.ts"
 import { StderrTail } from "../internal/StderrTail.ts"
 import type { ResolvedOptions } from "../McpClientOptions.ts"
 import { ClientClosed, MessageTooLarge, ProcessExited, SpawnError } from "../McpError.ts"
+import * as ProcessTree from "../ProcessTree.ts"
 import type { Ended, Receiver, Transport } from "./Transport.ts"
 
 /**
@@ -143,7 +147,7 @@ export const attach = (
 ): Effect.Effect<StdioTransport, never, Scope.Scope> =>
   Effect.gen(function*() {
     const server = opts.name
-    const stderr = new StderrTail(opts.stderrLines, 512, redactor.text)
+    const stderr = new StderrTail(opts.stderrLines, 512, redactor)
     const outbox = new Outbox()
     const exitSignal = Deferred.makeUnsafe<ExitInfo>()
     const ended = Deferred.makeUnsafe<Ended>()
@@ -154,7 +158,6 @@ export const attach = (
     let refusedRequests = 0
     let stdoutEnded = false
     let stderrEnded = false
-    const clip = (text: string, max?: number) => JsonRpc.excerpt(redactor.text(text), max)
 
     const processExited = (info: ExitInfo) =>
       new ProcessExited({ server, code: info.code, signal: info.signal, stderrTail: stderr.snapshot() })
@@ -191,12 +194,14 @@ export const attach = (
           ))
         }
         receiver.diagnose(
-          `discarded a ${bytes}-byte message over the ${opts.maxMessageBytes}-byte limit: ${clip(head, 80)}`
+          `discarded a ${bytes}-byte message over the ${opts.maxMessageBytes}-byte limit: ${
+            // The head is the line's first bytes: its end is a cut too.
+            redactor.excerpt(redactor.fragment(head, { end: true }), 80)}`
         )
       },
       invalidUtf8: (text) => {
         invalidUtf8++
-        receiver.diagnose(`skipped a stdout line that is not valid UTF-8: ${clip(text)}`)
+        receiver.diagnose(`skipped a stdout line that is not valid UTF-8: ${redactor.excerpt(text)}`)
       }
     })
 
@@ -281,6 +286,22 @@ export const attach = (
       )
     )
     const terminate = Effect.ignore(handle.kill({ killSignal: "SIGTERM", forceKillAfter: opts.killGraceMs }))
+    // The server's descendants that left its process group (`setsid`): read from the process table before the first
+    // signal (stdin's EOF included), while they still name the server as their parent; without the service, none.
+    const tree = yield* Effect.serviceOption(ProcessTree.ProcessTree)
+    const collect = Option.isNone(tree) ? Effect.succeed([]) : ProcessTree.collect(tree.value, handle.pid)
+    /** The same ladder for the descendants, beside the group's (`force`: SIGKILL at once); bounded. */
+    const reap = (strays: ReadonlyArray<ProcessTree.Entry>, force: boolean) =>
+      Option.isNone(tree) || strays.length === 0
+        ? Effect.void
+        : ProcessTree.reap(tree.value, strays, { killGraceMs: opts.killGraceMs, force }).pipe(
+          Effect.flatMap((left) =>
+            left.length === 0
+              ? Effect.void
+              : Effect.logWarning(`descendants still running after SIGKILL: ${left.map((e) => e.pid).join(", ")}`)
+          ),
+          annotate
+        )
 
     return {
       kind: "stdio",
@@ -291,23 +312,27 @@ export const attach = (
       established: () => {},
       ended: Deferred.await(ended),
       annotations: { pid: handle.pid },
-      close: Effect.suspend(() => {
+      close: Effect.gen(function*() {
+        const strays = yield* collect
         outbox.end()
-        return Effect.raceFirst(Deferred.await(exitSignal), Effect.sleep(opts.shutdownGraceMs)).pipe(
-          // Exited, with stdout and stderr closed: no one in the group holds the pipes, and the spawner's release
-          // (when the caller's scope closes) signals the group all the same (SIGTERM → `killGrace` → SIGKILL).
-          // Otherwise the group is signalled here, so a grandchild holding the pipes lets the exit watcher finish.
-          Effect.andThen(Effect.suspend(() =>
-            exited !== undefined && stdoutEnded && stderrEnded ? joinExit : Effect.andThen(terminate, joinExit)
-          ))
-        )
+        yield* Effect.raceFirst(Deferred.await(exitSignal), Effect.sleep(opts.shutdownGraceMs))
+        // Exited, with stdout and stderr closed: no one in the group holds the pipes, and the spawner's release
+        // (when the caller's scope closes) signals the group all the same (SIGTERM → `killGrace` → SIGKILL).
+        // Otherwise the group is signalled here, so a grandchild holding the pipes lets the exit watcher finish.
+        const group = exited !== undefined && stdoutEnded && stderrEnded
+          ? joinExit
+          : Effect.andThen(terminate, joinExit)
+        yield* Effect.all([group, reap(strays, false)], { concurrency: 2, discard: true })
       }),
       // stdin stays open until the SIGKILL lands, so the kill is what ends the server.
-      kill: Effect.ignore(handle.kill({ killSignal: "SIGKILL", forceKillAfter: opts.killGraceMs })).pipe(
-        Effect.andThen(joinExit)
-      ),
-      refusal: () =>
-        endedWith ?? (exited === undefined ? undefined : processExited(exited)),
+      kill: Effect.gen(function*() {
+        const strays = yield* collect
+        const group = Effect.ignore(handle.kill({ killSignal: "SIGKILL", forceKillAfter: opts.killGraceMs })).pipe(
+          Effect.andThen(joinExit)
+        )
+        yield* Effect.all([group, reap(strays, true)], { concurrency: 2, discard: true })
+      }),
+      refusal: () => endedWith ?? (exited === undefined ? undefined : processExited(exited)),
       stderrTail: () => stderr.snapshot(),
       exitInfo: () => exited,
       awaitExit: Deferred.await(exitSignal),

@@ -6,12 +6,17 @@
  *   stream are both read (the media type's essence only), each within `maxMessageBytes` (per event for streams).
  * - **Session:** `Mcp-Session-Id` is taken from the initialize answer and sent on every later request; `close`
  *   sends `DELETE` (bounded; 405 is fine). `MCP-Protocol-Version` goes on every request after the handshake.
- * - **Session loss** (404, or 400 naming the session, for a request that carried one) is reported once to the
- *   receiver, which fails the calls in flight with the retryable `SessionExpired` and initializes again.
- * - **GET stream:** opened once `notifications/initialized` is accepted; 405 means the server has none.
+ * - **Session loss** (404, or 400 naming the session, for a POST that carried one) is reported once to the
+ *   receiver, with whether a request had succeeded on that session; the receiver fails the calls in flight with the
+ *   retryable `SessionExpired` and initializes again (on a backoff when sessions keep being lost unconfirmed).
+ * - **GET stream:** opened once `notifications/initialized` is accepted; 405 means the server has none. A GET never
+ *   costs the session: a refused one (404 from an app that routes only POST) is tried once more, then given up. The
+ *   reason it stopped is kept (`serverStream`) for the health record.
  * - **Resumption:** every stream keeps its own cursor (last event id, `retry:`). A stream that drops before its
- *   answer is resumed with `GET` + `Last-Event-ID` after the server's `retry:` delay (else a bounded backoff). A
- *   drop is never a cancel; only `abandon` (deadline, interruption) aborts a request's exchange.
+ *   answer is resumed with `GET` + `Last-Event-ID` after the server's `retry:` delay (else a bounded backoff), never
+ *   sooner than 250 ms and at most 10 times a minute (`Reconnects`). A drop is never a cancel; only `abandon`
+ *   (deadline, interruption) aborts a request's exchange.
+ * - **Answers** to the server's requests are POSTed a few at a time (`AnswerPool`).
  * - **Fallback:** when `initialize` is refused with 400/404/405 and no modern JSON-RPC error, `legacy` (if given)
  *   is asked for an HTTP+SSE transport, which then carries everything.
  *
@@ -19,19 +24,22 @@
  *
  * @since 0.2.0
  */
+import * as Clock from "effect/Clock"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import type * as Fiber from "effect/Fiber"
 import * as FiberSet from "effect/FiberSet"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
-import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import type * as Redacted from "effect/Redacted"
 import * as Scope from "effect/Scope"
 import type { HttpStatusError } from "../HttpError.ts"
 import { ConnectionFailed, SessionExpired, StreamEnded } from "../HttpError.ts"
+import * as AnswerPool from "../internal/http/AnswerPool.ts"
 import { mediaType, readBounded } from "../internal/http/Body.ts"
 import * as Exchange from "../internal/http/Exchange.ts"
+import * as Inflate from "../internal/http/Inflate.ts"
+import * as Reconnects from "../internal/http/Reconnects.ts"
 import * as SseReader from "../internal/http/SseReader.ts"
 import * as Url from "../internal/http/Url.ts"
 import * as UserHeaders from "../internal/http/UserHeaders.ts"
@@ -53,11 +61,16 @@ export interface Options {
   readonly closeTimeoutMs: number
   /** Resumption attempts in a row that bring no event, before a stream is given up. */
   readonly maxResumeAttempts: number
-  /** Builds the legacy HTTP+SSE transport when initialize is refused (auto-detection); absent: no fallback. */
+  /**
+   * Builds the legacy HTTP+SSE transport when initialize is refused (auto-detection); absent: no fallback.
+   * `withinMs` is what is left of initialize's deadline: the fallback's `endpoint` wait must end before it, so that a
+   * fallback that never names its endpoint says so, rather than initialize's `RequestTimeout`.
+   */
   readonly legacy?:
     | ((
       receiver: Receiver,
-      refused: HttpStatusError
+      refused: HttpStatusError,
+      withinMs: number | undefined
     ) => Effect.Effect<Transport, never, Scope.Scope | HttpClient.HttpClient>)
     | undefined
 }
@@ -67,7 +80,7 @@ const MODERN_CODES = new Set([-32020, -32021, -32022])
 const SESSION_ID = /^[\x21-\x7e]+$/
 
 /** Own backoff between resumption attempts when the server gave no `retry:`: 1 s × 1.5ⁿ, at most 30 s. */
-export const backoffMs = (attempt: number): number => Math.min(1000 * 1.5 ** attempt, 30_000)
+export const backoffMs: (attempt: number) => number = Reconnects.backoffMs
 
 /**
  * Builds the transport. Nothing is sent until the session sends `initialize`. Needs `HttpClient` and a `Scope`
@@ -100,6 +113,20 @@ export const make = (
     let closed = false
     let legacy: Transport | undefined
     const exchanges = new Map<number, Fiber.Fiber<unknown, unknown>>()
+    /** A request that carried the current session id was answered with a success: the server knows the session. */
+    let confirmed = false
+    /** Why the GET stream was given up, once it was (the health record's `serverStream`). */
+    let serverStream: string | undefined
+    /** The `McpAuth` credentials requests last went out with, and a count of their changes (`authorizationContext`). */
+    let credentials: string | undefined
+    let authorizationContext = 0
+    const authorized = (identity: string) => {
+      if (identity === credentials) return
+      if (credentials !== undefined) authorizationContext++
+      credentials = identity
+    }
+    const readCredentials = yield* Exchange.credentialsNow(url)
+    const answers = AnswerPool.make()
 
     const headers = (kind: "initialize" | "post" | "get" | "delete", lastEventId?: string): Record<string, string> => {
       const h: Record<string, string> = { ...userHeaders }
@@ -130,31 +157,41 @@ export const make = (
 
     const sessionLoss = (sentWith: string | undefined) => {
       if (closed || sentWith === undefined || sentWith !== sessionId) return
+      const wasConfirmed = confirmed
       sessionId = undefined
       protocolVersion = undefined
+      confirmed = false
       generation++
-      receiver.sessionLost()
+      receiver.sessionLost(wasConfirmed)
+    }
+
+    /** A request that carried `sentWith` succeeded: if that is still the session, the server knows it. */
+    const confirm = (sentWith: string | undefined) => {
+      if (sentWith !== undefined && sentWith === sessionId) confirmed = true
     }
 
     /** Reads an event stream into the receiver; stops when `done()` says the stream's purpose is met. */
     const readEvents = (
-      response: HttpClientResponse.HttpClientResponse,
+      body: Inflate.Body,
       at: SseReader.Cursor,
       done: () => boolean,
       onOversize: (bytes: number) => boolean
     ) =>
-      SseReader.read(response.stream, options.maxMessageBytes, at, {
+      SseReader.read(body.stream, options.maxMessageBytes, at, {
         event: (name, data) => {
           if (name === "message") receiver.message(data)
-          else receiver.diagnose(`skipped a server-sent event of type ${JSON.stringify(name.slice(0, 40))}`)
+          else receiver.diagnose(`skipped a server-sent event of type ${JSON.stringify(receiver.excerpt(name, 40))}`)
           return !done()
         },
         oversize: onOversize
       }).pipe(Effect.ignore)
 
     /**
-     * Resumes a dropped stream with GET + Last-Event-ID until `done()`, or gives up after `maxResumeAttempts`
-     * attempts in a row without an event (then `giveUp` says why). Waits the server's `retry:` first.
+     * Opens a stream with GET (+ Last-Event-ID once it has one) and opens it again whenever it drops, until `done()`,
+     * within the `Reconnects` rules: a wait of the server's `retry:` (at least 250 ms), at most 10 openings a minute
+     * (a stream that used them without carrying a message is given up), a refused GET tried once more, and
+     * `maxResumeAttempts` attempts in a row without an event. `giveUp` says why it stopped. A GET's status never
+     * counts as a session loss: a POST finds that out.
      */
     const resume = (
       at: SseReader.Cursor,
@@ -166,45 +203,59 @@ export const make = (
       Effect.gen(function*() {
         const g = generation
         const stale = () => closed || done() || generation !== g
+        const budget = Reconnects.budget()
+        let refusals = 0
         for (let attempt = 0, first = immediately;; first = false) {
-          if (!first) yield* Effect.sleep(at.retryMs ?? backoffMs(attempt))
+          if (!first) yield* Effect.sleep(Reconnects.delayMs(at.retryMs, attempt))
           if (stale()) return
+          let turn = budget.next(yield* Clock.currentTimeMillis)
+          while (turn._tag === "Wait") {
+            yield* Effect.sleep(turn.ms)
+            if (stale()) return
+            turn = budget.next(yield* Clock.currentTimeMillis)
+          }
+          if (turn._tag === "GiveUp") return giveUp(turn.reason)
           const sentWith = sessionId
-          const before = at.events
+          const events = at.events
+          const messages = at.messages
           const outcome = yield* Effect.scoped(Effect.gen(function*() {
             const response = yield* Exchange.execute(client, url, get(at.lastEventId), who)
-            if (response.status === 405) return "405"
-            if (response.status < 200 || response.status >= 300) {
-              const body = yield* Exchange.errorBody(response)
-              if (isSessionLoss(response.status, body, sentWith)) {
-                sessionLoss(sentWith)
-                return "lost"
-              }
-              return `HTTP ${response.status}`
-            }
+            const status = response.status
+            if (status < 200 || status >= 300) return status
+            confirm(sentWith)
             if (mediaType(response) !== "text/event-stream") return "a GET answer that is not an event stream"
-            yield* readEvents(response, at, stale, (bytes) => {
+            yield* readEvents(Inflate.body(response), at, stale, (bytes) => {
               receiver.diagnose(`skipped a ${bytes}-byte event over the ${options.maxMessageBytes}-byte limit`)
               return true
             })
             return "dropped"
           })).pipe(Effect.catch((error) => Effect.succeed(error.message)))
+          if (at.messages > messages) budget.carried(yield* Clock.currentTimeMillis)
           if (stale()) return
-          if (outcome === "405") return giveUp("the server offers no GET stream (405)")
-          if (outcome === "lost") return giveUp("the server ended the session")
-          attempt = at.events > before ? 0 : attempt + 1
-          if (attempt >= options.maxResumeAttempts) return giveUp(`${attempt} resumptions in a row failed (${outcome})`)
+          if (outcome === 405) return giveUp("the server offers no GET stream (HTTP 405)")
+          if (typeof outcome === "number" && Reconnects.isRefusal(outcome) && ++refusals >= Reconnects.MAX_REFUSALS) {
+            return giveUp(`the server refused its GET ${refusals} times (HTTP ${outcome})`)
+          }
+          attempt = at.events > events ? 0 : attempt + 1
+          if (attempt >= options.maxResumeAttempts) {
+            const why = typeof outcome === "number" ? `HTTP ${outcome}` : outcome
+            return giveUp(`${attempt} attempts in a row to open it failed (${why})`)
+          }
         }
       })
 
-    /** The GET stream for server-initiated messages: opened once, resumed whenever it drops. */
+    /** The GET stream for server-initiated messages: opened once, opened again whenever it drops. */
     const openStream = () => {
       const at = SseReader.cursor()
+      serverStream = undefined
+      const g = generation
       run(
         resume(
           at,
           () => false,
           (reason) => {
+            if (generation !== g) return
+            serverStream = reason
             if (!reason.includes("405")) receiver.diagnose(`the GET stream stopped: ${reason}`)
           },
           { server, method: "GET stream" },
@@ -232,12 +283,19 @@ export const make = (
           url,
           post(frame, frame.method),
           who,
-          { authorizing: () => receiver.authorizing(frame.id), sent: () => receiver.sent(frame.id) }
+          {
+            authorizing: () => receiver.authorizing(frame.id),
+            sent: () => receiver.sent(frame.id),
+            credentials: authorized
+          }
         )
         const status = response.status
         if (status < 200 || status >= 300) {
           const body = yield* Exchange.errorBody(response)
-          if (body.id === frame.id) return receiver.message(body.text)
+          if (body.id === frame.id) {
+            confirm(sentWith)
+            return receiver.message(body.text)
+          }
           if (isSessionLoss(status, body, sentWith)) {
             sessionLoss(sentWith)
             return yield* fail(new SessionExpired(who))
@@ -247,15 +305,23 @@ export const make = (
             (status === 400 || status === 404 || status === 405) &&
             (body.code === undefined || !MODERN_CODES.has(body.code))
           ) {
-            legacy = yield* Scope.provide(options.legacy(receiver, Exchange.statusError(response, body, who)), scope)
+            legacy = yield* Scope.provide(
+              options.legacy(
+                receiver,
+                Exchange.statusError(response, body, who, receiver.excerpt),
+                receiver.timeLeft(frame.id)
+              ),
+              scope
+            )
             return legacy.send(frame)
           }
-          return yield* fail(Exchange.statusError(response, body, who))
+          return yield* fail(Exchange.statusError(response, body, who, receiver.excerpt))
         }
         if (frame.method === "initialize") {
           const id = response.headers["mcp-session-id"]
           sessionId = id !== undefined && SESSION_ID.test(id) ? id : undefined
-        }
+          confirmed = false
+        } else confirm(sentWith)
         const type = mediaType(response)
         if (type === "application/json") {
           const body = yield* readBounded(response, options.maxMessageBytes).pipe(
@@ -265,7 +331,12 @@ export const make = (
           )
           if (body._tag === "TooLarge") {
             return yield* fail(
-              new MessageTooLarge({ ...who, bytes: body.bytes, limit: options.maxMessageBytes })
+              new MessageTooLarge({
+                ...who,
+                bytes: body.bytes,
+                limit: options.maxMessageBytes,
+                ...(body.encoding === undefined ? {} : { encoding: body.encoding })
+              })
             )
           }
           receiver.message(body.text)
@@ -273,8 +344,18 @@ export const make = (
           return
         }
         if (type === "text/event-stream") {
-          yield* readEvents(response, at, answered, (bytes) => {
-            receiver.failRequest(frame.id, new MessageTooLarge({ ...who, bytes, limit: options.maxMessageBytes }))
+          const events = Inflate.body(response)
+          yield* readEvents(events, at, answered, (bytes) => {
+            const encoding = events.inflated()
+            receiver.failRequest(
+              frame.id,
+              new MessageTooLarge({
+                ...who,
+                bytes,
+                limit: options.maxMessageBytes,
+                ...(encoding === undefined ? {} : { encoding })
+              })
+            )
             return false
           })
           if (answered()) return
@@ -298,7 +379,7 @@ export const make = (
         return yield* fail(
           status === 202 || status === 204
             ? new ProtocolError({ ...who, detail: `HTTP ${status} carried no answer` })
-            : new ProtocolError({ ...who, detail: `an answer of type ${JSON.stringify(type.slice(0, 60))}` })
+            : new ProtocolError({ ...who, detail: `an answer of type ${JSON.stringify(receiver.excerpt(type, 60))}` })
         )
       })).pipe(Effect.catch(fail), withNames)
     }
@@ -311,12 +392,13 @@ export const make = (
       return Effect.scoped(Effect.gen(function*() {
         const response = yield* Exchange.execute(client, url, post(frame, method), who)
         if (response.status >= 200 && response.status < 300) {
+          confirm(sentWith)
           if (method === "notifications/initialized") openStream()
           return
         }
         const body = yield* Exchange.errorBody(response)
         if (isSessionLoss(response.status, body, sentWith)) return sessionLoss(sentWith)
-        receiver.diagnose(Exchange.statusError(response, body, who).message)
+        receiver.diagnose(Exchange.statusError(response, body, who, receiver.excerpt).message)
       })).pipe(
         Effect.catch((error) => Effect.sync(() => receiver.diagnose(error.message))),
         Effect.timeoutOption(options.notifyTimeoutMs),
@@ -328,6 +410,13 @@ export const make = (
     const send = (frame: Frame): void => {
       if (closed) return
       if (legacy !== undefined) return legacy.send(frame)
+      if (frame._tag === "Response") {
+        const bounded = answers.bounded(deliver(frame))
+        if (bounded === undefined) {
+          receiver.diagnose(`dropped an answer to a server request: ${AnswerPool.MAX_WAITING} answers already wait`)
+        } else run(bounded)
+        return
+      }
       if (frame._tag !== "Request") {
         // 2026-07-28 over HTTP: closing the request's stream (`abandon`) is the cancellation.
         if (modern && frame._tag === "Notification" && frame.method === "notifications/cancelled") return
@@ -378,6 +467,11 @@ export const make = (
       },
       ended: Effect.suspend(() => legacy !== undefined ? legacy.ended : Deferred.await(ended)),
       sessionId: () => legacy !== undefined ? undefined : sessionId,
+      serverStream: () => legacy !== undefined ? legacy.serverStream?.() : serverStream,
+      authorizationContext: readCredentials === undefined ? undefined : Effect.map(readCredentials, (identity) => {
+        authorized(identity)
+        return authorizationContext
+      }),
       close
     } satisfies Transport
   })

@@ -62,8 +62,14 @@ export interface Receiver {
   readonly isPending: (id: number) => boolean
   /** The method of request `id` while it still waits (for an error about it); `undefined` once it does not. */
   readonly pendingMethod: (id: number) => string | undefined
-  /** The server forgot the session (HTTP only): the session fails what is in flight and initializes again. */
-  readonly sessionLost: () => void
+  /** Milliseconds until request `id`'s deadline (`Infinity`: none); `undefined` once it no longer waits. */
+  readonly timeLeft: (id: number) => number | undefined
+  /**
+   * The server forgot the session (HTTP only): the session fails what is in flight and initializes again (at once,
+   * or on a backoff when the lost session was made by a renewal and `confirmed` is false: no request had succeeded on
+   * it).
+   */
+  readonly sessionLost: (confirmed: boolean) => void
   /**
    * Request `id` waits for authorization (a token request, the user's browser): its deadline is held until `sent`.
    * A transport without authorization never calls it (nor `sent`): the deadline runs from when the request was queued.
@@ -76,6 +82,12 @@ export interface Receiver {
   readonly sent: (id: number) => void
   /** Something the server sent was skipped; logged as a warning by the session. */
   readonly diagnose: (text: string) => void
+  /**
+   * The session's excerpt of server text for an error or a diagnostic: its secrets (the `Redacted` values the
+   * session knows) replaced first, then on one line and cut after `max` characters (160 by default), a secret's
+   * prefix left against the cut replaced too. A transport cuts server text with it, never by itself.
+   */
+  readonly excerpt: (text: string, max?: number) => string
   /**
    * The transport ended by itself (what `Transport.ended` then completes with). Calling it is optional; a transport
    * that does (stdio) has the session refuse new calls and fail pending ones in the same synchronous step, rather
@@ -115,6 +127,18 @@ export interface Transport {
   readonly established: (protocolVersion: string) => void
   /** Completes when the transport can no longer carry messages by itself (never before `close` for plain HTTP). */
   readonly ended: Effect.Effect<Ended>
+  /**
+   * Why the transport stopped opening the server's own stream (Streamable HTTP's GET, for what the server sends
+   * unprompted), once it has: `the server offers no GET stream (HTTP 405)`, a refusal, a stream that kept closing.
+   * `undefined` while it is open or being opened, and for transports without one.
+   */
+  readonly serverStream?: (() => string | undefined) | undefined
+  /**
+   * A number that changes whenever the credentials the transport would send change (`McpAuth` refreshed or replaced
+   * the token): another authorization context, in which no `cacheScope: "private"` list of the previous one is
+   * served. Absent: one context for the transport's life.
+   */
+  readonly authorizationContext?: Effect.Effect<number> | undefined
   /** The server's session id (`Mcp-Session-Id`), when the transport has one: read by tracing only. */
   readonly sessionId?: (() => string | undefined) | undefined
   /** Ends the transport, bounded: aborts every exchange and stream and ends the session (`DELETE`) if any. */

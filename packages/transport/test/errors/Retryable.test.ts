@@ -39,6 +39,7 @@ const permanent: ReadonlyArray<{ readonly isRetryable: boolean; readonly _tag: s
   new McpError.PageCapExceeded({ server, method: "tools/list", pages: 100 }),
   new McpError.RepeatedCursor({ server, method: "tools/list", page: 2 }),
   new McpError.MessageTooLarge({ server, method, bytes: 10, limit: 5 }),
+  new McpError.MessageTooLarge({ server, method, bytes: 10, limit: 5, encoding: "gzip" }),
   new McpError.UnsupportedProtocolVersion({ server, answered: "1999-01-01", supported: ["2025-11-25"] }),
   new McpError.InvalidParams({ server, method, detail: "cycle" }),
   new McpError.StructuredContentInvalid({ server, tool: "t", detail: "bad" }),
@@ -49,6 +50,7 @@ const permanent: ReadonlyArray<{ readonly isRetryable: boolean; readonly _tag: s
   new HttpError.HttpStatusError({ server, method, status: 404, detail: "" }),
   new HttpError.RedirectRefused({ server, method, location: "http://elsewhere" }),
   new HttpError.AuthorizationRequired({ server, method, status: 401, reason: "no prompt" }),
+  new HttpError.SessionsForgotten({ server, losses: 4 }),
   new HttpError.InvalidUrl({ server, url: "file:///", reason: "not http" })
 ]
 

@@ -3,13 +3,14 @@
  * reply stream and the GET stream that close after their priming event are resumed with GET + `Last-Event-ID` only
  * once the clock has advanced by exactly that delay, never before.
  *
- * The client runs with a `Clock` that is the test's `TestClock` but reports each sleep it is asked for, so the test
- * latches on "the client waits `retry:` ms" (an event) before it moves the clock.
+ * The client runs with a `Clock` that is the test's `TestClock` but reports each sleep it is asked for (the test kit's
+ * `Sleeps`), so the test latches on "the client waits `retry:` ms" (an event) before it moves the clock.
  */
 import { NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
+import { Sleeps } from "@mcp-fleet/testing"
 import { RemoteClient } from "@mcp-fleet/transport"
-import { Clock, Deferred, Duration, Effect, Fiber, Stream } from "effect"
+import { Clock, Effect, Fiber, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import type { Recorded } from "./HttpPeer.ts"
 import { event, openSse, serve } from "./HttpPeer.ts"
@@ -17,30 +18,7 @@ import { mcpPeer } from "./mcpPeer.ts"
 
 const RETRY_MS = 5_000
 
-/** The test's TestClock, with every requested sleep of `ms` reported to `asked` first. */
-const reportingClock = (ms: number, asked: Deferred.Deferred<void>) =>
-  TestClock.testClockWith((testClock) => {
-    const clock: Clock.Clock = {
-      currentTimeMillis: testClock.currentTimeMillis,
-      currentTimeNanos: testClock.currentTimeNanos,
-      monotonicTimeNanos: testClock.monotonicTimeNanos,
-      currentTimeMillisUnsafe: () => testClock.currentTimeMillisUnsafe(),
-      currentTimeNanosUnsafe: () => testClock.currentTimeNanosUnsafe(),
-      monotonicTimeNanosUnsafe: () => testClock.monotonicTimeNanosUnsafe(),
-      sleep: (duration) =>
-        Duration.toMillis(duration) === ms
-          ? Effect.andThen(Deferred.succeed(asked, undefined), testClock.sleep(duration))
-          : testClock.sleep(duration)
-    }
-    return Effect.succeed(clock)
-  })
-
-/** Waits for a real event (a hang guard on the live clock, not a timing assertion). */
-const awaitEvent = <A, E>(effect: Effect.Effect<A, E>) =>
-  TestClock.withLive(Effect.timeoutOrElse(effect, {
-    duration: "20 seconds",
-    orElse: () => Effect.die(new Error("the awaited event did not happen"))
-  }))
+const { awaitEvent } = Sleeps
 
 const resumedWith = (requests: ReadonlyArray<Recorded>, id: string) =>
   requests.filter((r) => r.method === "GET" && r.headers["last-event-id"] === id)
@@ -67,8 +45,8 @@ describe("Streamable HTTP resumption delay (TestClock)", () => {
         }
       })
       const peer = yield* serve(handler)
-      const asked = yield* Deferred.make<void>()
-      const clock = yield* reportingClock(RETRY_MS, asked)
+      const sleeps = yield* Sleeps.make
+      const clock = sleeps.clock
       const client = yield* RemoteClient.make({ url: peer.url, transport: "http", protocol: "legacy" }).pipe(
         Effect.provideService(Clock.Clock, clock)
       )
@@ -77,7 +55,7 @@ describe("Streamable HTTP resumption delay (TestClock)", () => {
         Effect.provideService(Clock.Clock, clock),
         Effect.forkChild({ startImmediately: true })
       )
-      yield* awaitEvent(Deferred.await(asked))
+      yield* awaitEvent(sleeps.next(RETRY_MS))
       assert.lengthOf(resumedWith(peer.requests, "p-1"), 0, "no resumption before the delay started")
 
       yield* TestClock.adjust(RETRY_MS - 1)
@@ -107,13 +85,13 @@ describe("Streamable HTTP resumption delay (TestClock)", () => {
         }
       })
       const peer = yield* serve(handler)
-      const asked = yield* Deferred.make<void>()
-      const clock = yield* reportingClock(RETRY_MS, asked)
+      const sleeps = yield* Sleeps.make
+      const clock = sleeps.clock
       const client = yield* RemoteClient.make({ url: peer.url, transport: "http", protocol: "legacy" }).pipe(
         Effect.provideService(Clock.Clock, clock)
       )
       yield* awaitEvent(client.awaitReady)
-      yield* awaitEvent(Deferred.await(asked))
+      yield* awaitEvent(sleeps.next(RETRY_MS))
       yield* TestClock.adjust(RETRY_MS - 1)
       assert.lengthOf(resumedWith(peer.requests, "g-1"), 0, "no resumption 1 ms before retry:")
 

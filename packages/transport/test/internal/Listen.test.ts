@@ -9,16 +9,24 @@ const harness = Effect.gen(function*() {
   const sent = yield* Deferred.make<unknown>()
   const answer = yield* Deferred.make<unknown, RequestError>()
   const interrupted = yield* Deferred.make<void>()
+  // The id of the last listen sent: its acknowledgement names it.
+  let id = 0
   const listener = Listen.make({
     server: "s",
-    send: (params) =>
-      Deferred.succeed(sent, params).pipe(
+    send: (params, onId) =>
+      Effect.suspend(() => {
+        onId(++id)
+        return Deferred.succeed(sent, params)
+      }).pipe(
         Effect.andThen(Deferred.await(answer)),
         Effect.onInterrupt(() => Deferred.succeed(interrupted, undefined))
       )
   })
   const ack = (notifications: unknown) =>
-    listener.observe({ method: "notifications/subscriptions/acknowledged", params: { notifications } })
+    listener.observe({
+      method: "notifications/subscriptions/acknowledged",
+      params: { notifications, _meta: { [Listen.SUBSCRIPTION_ID]: id } }
+    })
   return { sent, answer, interrupted, listener, ack }
 })
 

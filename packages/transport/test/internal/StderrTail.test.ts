@@ -1,4 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
+import * as Redactor from "../../src/internal/Redactor.ts"
 import { StderrTail } from "../../src/internal/StderrTail.ts"
 
 const bytes = (text: string) => new TextEncoder().encode(text)
@@ -14,5 +15,28 @@ describe("StderrTail.push", () => {
 
   it("returns nothing when no lines are kept", () => {
     assert.deepStrictEqual(new StderrTail(0, 8).push(bytes("a\nb\n")), [])
+  })
+})
+
+describe("StderrTail: a secret across its bounds", () => {
+  const SECRET = "env_Q4wE8rT2yU6iO0pA3sD7"
+  const redactor = Redactor.make([SECRET])
+
+  it("an unfinished line held from its end: the secret's suffix at its start is replaced in the snapshot", () => {
+    for (let k = 8; k < SECRET.length; k++) {
+      const tail = new StderrTail(4, 512, redactor)
+      tail.push(bytes(`${"c".repeat(100)}${SECRET}${"d".repeat(512 - k)}`))
+      const [line] = tail.snapshot()
+      assert.isTrue(line!.startsWith("<redacted>d"), `${k}: ${line!.slice(0, 40)}`)
+      assert.notInclude(line!, SECRET.slice(-8))
+    }
+  })
+
+  it("a line over the bound: the secret is replaced before the cut; a piece against the cut too", () => {
+    const tail = new StderrTail(4, 512, redactor)
+    assert.deepStrictEqual(tail.push(bytes(`${"a".repeat(500)}${SECRET}b\n`)), [`${"a".repeat(500)}<redacted>b`])
+    // Only a prefix of the secret at the bound (a server that printed part of it).
+    const [cut] = tail.push(bytes(`${"a".repeat(500)}${SECRET.slice(0, 20)}${"b".repeat(40)}\n`))
+    assert.strictEqual(cut, `${"a".repeat(500)}<redacted>…`)
   })
 })

@@ -1,6 +1,7 @@
 /**
  * Reads an HTTP response body with a byte cap: reading stops at the first chunk past the cap, and nothing past it
  * is kept. Used for JSON replies and for every error body (a 5xx included), so no body is ever buffered unbounded.
+ * A body the server compressed is inflated as it is read (`Inflate`), and the cap applies to the inflated bytes.
  *
  * @internal
  */
@@ -8,11 +9,17 @@ import * as Effect from "effect/Effect"
 import type * as HttpClientError from "effect/http/HttpClientError"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as Stream from "effect/Stream"
+import * as Inflate from "./Inflate.ts"
 
 /** A body read whole, or the size at which reading stopped. */
 export type Bounded =
   | { readonly _tag: "Text"; readonly text: string }
-  | { readonly _tag: "TooLarge"; readonly bytes: number }
+  | {
+    readonly _tag: "TooLarge"
+    readonly bytes: number
+    /** The body was compressed in this encoding: `bytes` counts what it inflated to. */
+    readonly encoding?: Inflate.Format | undefined
+  }
 
 const decoder = new TextDecoder()
 
@@ -29,7 +36,8 @@ export const readBounded = (
   return Effect.suspend(() => {
     const chunks: Array<Uint8Array> = []
     let total = 0
-    return Stream.runForEachWhile(response.stream, (chunk) =>
+    const body = Inflate.body(response)
+    return Stream.runForEachWhile(body.stream, (chunk) =>
       Effect.sync(() => {
         total += chunk.length
         if (total > maxBytes) return false
@@ -37,7 +45,7 @@ export const readBounded = (
         return true
       })).pipe(
         Effect.map((): Bounded => {
-          if (total > maxBytes) return { _tag: "TooLarge", bytes: total }
+          if (total > maxBytes) return { _tag: "TooLarge", bytes: total, encoding: body.inflated() }
           if (chunks.length === 1) return { _tag: "Text", text: decoder.decode(chunks[0]) }
           const all = new Uint8Array(total)
           let at = 0

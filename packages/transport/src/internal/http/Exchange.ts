@@ -67,7 +67,8 @@ const executeOnce = (
         error.response !== undefined
           ? Effect.succeed(error.response)
           : Effect.fail(
-            new ConnectionFailed({ ...who, url: Url.redact(target), reason: JsonRpc.excerpt(describe(error)) })
+            // Cut (after its secrets are replaced) by the session, as every transport failure is (`Scrub.failure`).
+            new ConnectionFailed({ ...who, url: Url.redact(target), reason: describe(error) })
           )
       ),
       Effect.flatMap((response) => {
@@ -86,6 +87,20 @@ const executeOnce = (
   }
   return loop(url, 0)
 }
+
+/** A set of `McpAuth` credentials as one text, to see when they change: compared, never shown. */
+const identityOf = (headers: Readonly<Record<string, Redacted.Redacted<string>>>): string =>
+  Object.entries(headers).map(([name, value]) => `${name.toLowerCase()}: ${Redacted.value(value)}`).sort().join("\n")
+
+/**
+ * With `McpAuth` in the context: an effect that reads the credentials it would put on a request to `url` now (as
+ * `identityOf` text). Without it: `undefined` (the credentials never change).
+ */
+export const credentialsNow = (url: URL): Effect.Effect<Effect.Effect<string> | undefined> =>
+  Effect.map(
+    Effect.serviceOption(McpAuth.McpAuth),
+    (found) => Option.isNone(found) ? undefined : Effect.map(found.value.headers(url.href), identityOf)
+  )
 
 /** Challenges (a 401, then a 403 step-up) answered per exchange before its status is returned to the caller. */
 const MAX_CHALLENGES = 2
@@ -111,14 +126,20 @@ const isChallenge = (response: HttpClientResponse.HttpClientResponse): boolean =
  * `AuthorizationRequired` (why, without secrets). Without `McpAuth` a 401 is returned as it came.
  *
  * `phases` hears when the exchange waits for `McpAuth` (a token request, the user's browser) and when the request
- * then goes out with its credentials, so that the caller's deadline measures the server and not the OAuth flow.
+ * then goes out with its credentials, so that the caller's deadline measures the server and not the OAuth flow; and
+ * (`credentials`) what those credentials were, so that the caller sees when they change (another authorization
+ * context, for `cacheScope: "private"` results).
  */
 export const execute = (
   client: HttpClient.HttpClient.With<HttpClientError.HttpClientError, Scope.Scope>,
   url: URL,
   build: (url: URL) => HttpClientRequest.HttpClientRequest,
   who: Origin,
-  phases?: { readonly authorizing: () => void; readonly sent: () => void }
+  phases?: {
+    readonly authorizing: () => void
+    readonly sent: () => void
+    readonly credentials?: ((identity: string) => void) | undefined
+  }
 ): Effect.Effect<
   HttpClientResponse.HttpClientResponse,
   ConnectionFailed | RedirectRefused | AuthorizationRequired,
@@ -133,6 +154,7 @@ export const execute = (
       phases?.authorizing()
       const headers = yield* auth.headers(server)
       phases?.sent()
+      phases?.credentials?.(identityOf(headers))
       const sent = Object.values(headers).flatMap((value) => {
         const text = Redacted.value(value)
         const token = /^\s*\S+\s+(\S+)\s*$/.exec(text)?.[1]
@@ -205,11 +227,15 @@ export const errorBody = (response: HttpClientResponse.HttpClientResponse): Effe
     Effect.orElseSucceed((): ErrorBody => ({ text: "", code: undefined, remoteMessage: undefined, id: undefined }))
   )
 
-/** The typed error of a non-success status, with `WWW-Authenticate` and `Retry-After` kept. */
+/**
+ * The typed error of a non-success status, with `WWW-Authenticate` and `Retry-After` kept. Its texts are the
+ * session's excerpts (`Receiver.excerpt`): the secrets in the body and the headers are replaced before they are cut.
+ */
 export const statusError = (
   response: HttpClientResponse.HttpClientResponse,
   body: ErrorBody,
-  who: Origin
+  who: Origin,
+  excerpt: (text: string, max?: number) => string
 ): HttpStatusError => {
   const wwwAuthenticate = Option.map(
     Option.fromNullishOr(response.headers["www-authenticate"]),
@@ -217,13 +243,13 @@ export const statusError = (
   ).pipe(Option.getOrUndefined)
   const retryAfter = response.headers["retry-after"]
   const detail = body.remoteMessage !== undefined
-    ? `${body.code} ${JsonRpc.excerpt(body.remoteMessage)}`
-    : JsonRpc.excerpt(body.text.trim())
+    ? `${body.code} ${excerpt(body.remoteMessage)}`
+    : excerpt(body.text.trim())
   return new HttpStatusError({
     ...who,
     status: response.status,
     detail,
-    ...(wwwAuthenticate !== undefined ? { wwwAuthenticate: JsonRpc.excerpt(wwwAuthenticate, 400) } : {}),
-    ...(retryAfter !== undefined ? { retryAfter: JsonRpc.excerpt(retryAfter, 64) } : {})
+    ...(wwwAuthenticate !== undefined ? { wwwAuthenticate: excerpt(wwwAuthenticate, 400) } : {}),
+    ...(retryAfter !== undefined ? { retryAfter: excerpt(retryAfter, 64) } : {})
   })
 }

@@ -19,10 +19,12 @@ export interface Cursor {
   retryMs: number | undefined
   /** Events seen on this stream since it was (re)opened. */
   events: number
+  /** Events with data (messages) among them: a priming or keep-alive event is an event, not a message. */
+  messages: number
 }
 
 /** A fresh cursor. */
-export const cursor = (): Cursor => ({ lastEventId: undefined, retryMs: undefined, events: 0 })
+export const cursor = (): Cursor => ({ lastEventId: undefined, retryMs: undefined, events: 0, messages: 0 })
 
 /** What the reader reports for each event; returning `false` stops reading. */
 export interface EventHandler {
@@ -60,6 +62,7 @@ export const read = (
       at.events++
       if (item.id !== undefined) at.lastEventId = item.id
       if (item.data === "") return
+      at.messages++
       const bytes = byteLength(item.data, maxBytes)
       go = bytes > maxBytes ? handler.oversize(bytes) : handler.event(item.event, item.data)
     }, { maxEventSize: maxBytes })
