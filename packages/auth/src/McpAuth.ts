@@ -190,6 +190,14 @@ export const make = (
       if (known.includes(value)) return
       handedOut.set(key, [...known, value].slice(-REMEMBERED))
     }
+    /** This process's mutex, then the store's lock across processes for the server when it has one. */
+    const exclusive = <A, E, R>(key: string, effect: Effect.Effect<A, E, R>) =>
+      mutex.withPermit(store.exclusive === undefined ? effect : store.exclusive(key, effect))
+    /** Whether the store holds other tokens for the server than `before` (another process refreshed meanwhile). */
+    const replacedSince = (key: string, before: Option.Option<Tokens>) =>
+      Effect.map(store.getTokens(key), (now) =>
+        Option.isSome(now) &&
+        (Option.isNone(before) || Redacted.value(now.value.accessToken) !== Redacted.value(before.value.accessToken)))
     const maxStepUps = options.maxStepUps ?? 3
     const dpopMode = options.dpop ?? "auto"
     /** The latest DPoP nonces: of authorization servers (token requests) and of MCP servers, apart. */
@@ -456,7 +464,8 @@ export const make = (
           let held = yield* store.getTokens(key)
           const now = yield* Clock.currentTimeMillis
           if (Option.isSome(held) && due(held.value, now)) {
-            yield* mutex.withPermit(
+            yield* exclusive(
+              key,
               Effect.gen(function*() {
                 // Another fiber may have refreshed while this one waited.
                 const current = yield* store.getTokens(key)
@@ -490,11 +499,13 @@ export const make = (
             })
           }
           const seen = yield* generation(key)
-          yield* mutex.withPermit(
+          const before = yield* store.getTokens(key)
+          yield* exclusive(
+            key,
             Effect.gen(function*() {
-              // Tokens arrived while this challenge waited (concurrent 401s, or a concurrent step-up that already
-              // covers the challenged scope): retry with them instead.
-              if ((yield* generation(key)) !== seen) {
+              // Tokens arrived while this challenge waited (concurrent 401s, here or in another process sharing the
+              // store, or a concurrent step-up that already covers the challenged scope): retry with them instead.
+              if ((yield* generation(key)) !== seen || (yield* replacedSince(key, before))) {
                 if (challenge.status === 401) return
                 const scope = Option.getOrUndefined(WwwAuthenticate.bearer(challenge.wwwAuthenticate))?.scope
                 const held = yield* store.getTokens(key)

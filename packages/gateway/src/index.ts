@@ -6,6 +6,8 @@
  */
 
 /** @since 0.1.0 */
+export * as ChangeBus from "./ChangeBus.ts"
+/** @since 0.1.0 */
 export * as GatewayError from "./GatewayError.ts"
 /** @since 0.1.0 */
 export * as HostLimits from "./HostLimits.ts"
@@ -21,6 +23,12 @@ export * as ResourceRoutes from "./ResourceRoutes.ts"
 export * as ResultStore from "./ResultStore.ts"
 /** @since 0.1.0 */
 export * as SearchMode from "./SearchMode.ts"
+/** @since 0.1.0 */
+export * as SessionKeys from "./SessionKeys.ts"
+/** @since 0.1.0 */
+export * as SessionSeal from "./SessionSeal.ts"
+/** @since 0.1.0 */
+export * as SharedState from "./SharedState.ts"
 /** @since 0.1.0 */
 export * as ToolFilter from "./ToolFilter.ts"
 /** @since 0.1.0 */
