@@ -73,11 +73,10 @@ if ! [ -x "$bin/pnpm" ]; then
     done
   }
   # The bytes this step has written into the install folder so far (the download lands there and is unpacked there),
-  # until killed.
+  # until killed. `base` is read before npm starts (not in the background, where npm could already have written).
   measure() {
-    local started=$SECONDS kb base
+    local started=$SECONDS kb base="$1"
     trap - EXIT
-    base="$(du -sk "$tmp" 2>/dev/null | cut -f1 || true)"
     while sleep "$interval"; do
       kb="$(du -sk "$tmp" 2>/dev/null | cut -f1 || true)"
       echo "toolchain: $step: $(( (${kb:-0} - ${base:-0}) / 1024 )) MB on disk so far, $((SECONDS - started)) s" >&2
@@ -88,7 +87,7 @@ if ! [ -x "$bin/pnpm" ]; then
     n=$((n + 1))
     step="step $n of ${#want[@]}, $package"
     echo "toolchain: $step: npm install from $registry" >&2
-    measure &
+    measure "$(du -sk "$tmp" 2>/dev/null | cut -f1 || true)" &
     ticker=$!
     npm install --prefix "$tmp" --no-audit --no-fund --loglevel=http "$package" 2>&1 >/dev/null | describe
     stop_ticker

@@ -122,7 +122,7 @@ export class TokenRequestFailed extends Schema.TaggedError<TokenRequestFailed>(
   "@mcp-fleet/auth/AuthError/TokenRequestFailed"
 )("TokenRequestFailed", {
   endpoint: Schema.String,
-  grant: Schema.Literals(["authorization_code", "refresh_token"]),
+  grant: Schema.Literals(["authorization_code", "refresh_token", "client_credentials", "jwt-bearer", "token-exchange"]),
   reason: Schema.String,
   oauthError: Schema.optional(Schema.String),
   cause: Schema.optional(Schema.Defect())
@@ -155,6 +155,50 @@ export class CleartextRefused extends Schema.TaggedError<CleartextRefused>(
   }
   override get message(): string {
     return `The MCP server ${this.server} is plain HTTP off the loopback interface, and a bearer token is never sent over cleartext: use its https:// URL.`
+  }
+}
+
+/**
+ * A credential the host configured could not be had: a private key, client secret, assertion or ID token file
+ * that is missing or unreadable, or an app-provided source that failed. `source` names where it was looked for
+ * (a path, or `the application`), never its content.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class CredentialUnavailable extends Schema.TaggedError<CredentialUnavailable>(
+  "@mcp-fleet/auth/AuthError/CredentialUnavailable"
+)("CredentialUnavailable", {
+  what: Schema.Literals(["client secret", "private key", "assertion", "ID token"]),
+  source: Schema.String,
+  reason: Schema.String
+}) {
+  /** Permanent until the host fixes its configuration (a rotated file is read afresh on the next attempt). */
+  get isRetryable(): boolean {
+    return false
+  }
+  override get message(): string {
+    return `The ${this.what} from ${this.source} could not be read: ${this.reason}.`
+  }
+}
+
+/**
+ * A JWT could not be made: a client assertion (`private_key_jwt`, RFC 7523) or a DPoP proof (RFC 9449). The
+ * reason names the key's algorithm or format, never the key.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class SigningFailed extends Schema.TaggedError<SigningFailed>("@mcp-fleet/auth/AuthError/SigningFailed")(
+  "SigningFailed",
+  { what: Schema.Literals(["client assertion", "DPoP proof", "DPoP key"]), reason: Schema.String }
+) {
+  /** Permanent: the key or the algorithm must change. */
+  get isRetryable(): boolean {
+    return false
+  }
+  override get message(): string {
+    return `The ${this.what} could not be made: ${this.reason}.`
   }
 }
 
@@ -212,3 +256,5 @@ export type AuthError =
   | RegistrationFailed
   | AuthorizationFailed
   | TokenRequestFailed
+  | CredentialUnavailable
+  | SigningFailed

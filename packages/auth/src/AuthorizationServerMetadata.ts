@@ -31,7 +31,9 @@ export const AuthorizationServerMetadata = Schema.Struct({
   token_endpoint_auth_methods_supported: Schema.optionalKey(Schema.Array(Schema.String)),
   grant_types_supported: Schema.optionalKey(Schema.Array(Schema.String)),
   client_id_metadata_document_supported: Schema.optionalKey(Schema.Boolean),
-  authorization_response_iss_parameter_supported: Schema.optionalKey(Schema.Boolean)
+  authorization_response_iss_parameter_supported: Schema.optionalKey(Schema.Boolean),
+  token_endpoint_auth_signing_alg_values_supported: Schema.optionalKey(Schema.Array(Schema.String)),
+  dpop_signing_alg_values_supported: Schema.optionalKey(Schema.Array(Schema.String))
 })
 
 /**

@@ -161,9 +161,15 @@ export const registerDynamically = (
     }
   })
 
+const isSameClient = (stored: ClientCredentials, pre: PreRegistered): boolean =>
+  stored.clientId === pre.clientId &&
+  (stored.clientSecret === undefined ? undefined : Redacted.value(stored.clientSecret)) ===
+    (pre.clientSecret === undefined ? undefined : Redacted.value(pre.clientSecret))
+
 /**
- * The client to use at `metadata.issuer`: one stored for that issuer, else pre-registered credentials, else
- * the client metadata document, else a dynamic registration (stored for next time).
+ * The client to use at `metadata.issuer`: pre-registered credentials for it (a stored client only when it is the
+ * same), else one stored for that issuer, else the client metadata document, else a dynamic registration (stored
+ * for next time).
  *
  * @since 0.1.0
  * @category registration
@@ -175,10 +181,11 @@ export const resolve = (
   Effect.gen(function*() {
     const store = yield* TokenStore
     const issuer = metadata.issuer
-    const stored = yield* store.getClient(issuer)
-    if (Option.isSome(stored)) return stored.value
     const pre = (options.preRegistered ?? []).find((p) => p.issuer === issuer) ??
       (options.preRegistered ?? []).find((p) => p.issuer === undefined)
+    const stored = yield* store.getClient(issuer)
+    // A client the host configured wins over one kept from an earlier registration (or an older configuration).
+    if (Option.isSome(stored) && (pre === undefined || isSameClient(stored.value, pre))) return stored.value
     const client: ClientCredentials = pre !== undefined
       ? {
         issuer,

@@ -34,7 +34,10 @@ const StoredTokens = Schema.Struct({
   refreshToken: Schema.optionalKey(Schema.String),
   expiresAt: Schema.optionalKey(Schema.Finite),
   obtainedAt: Schema.Finite,
-  scope: Schema.optionalKey(Schema.String)
+  scope: Schema.optionalKey(Schema.String),
+  tokenType: Schema.optionalKey(Schema.Literal("DPoP")),
+  /** The DPoP proof key's private JWK: a DPoP-bound token is of no use without it. */
+  dpopKey: Schema.optionalKey(Schema.String)
 })
 
 const StoredClient = Schema.Struct({
@@ -103,7 +106,9 @@ const toTokens = (t: typeof StoredTokens.Type): Tokens => ({
   refreshToken: t.refreshToken === undefined ? undefined : Redacted.make(t.refreshToken),
   expiresAt: t.expiresAt,
   obtainedAt: t.obtainedAt,
-  scope: t.scope
+  scope: t.scope,
+  ...(t.tokenType === undefined ? {} : { tokenType: t.tokenType }),
+  ...(t.dpopKey === undefined ? {} : { dpopKey: Redacted.make(t.dpopKey) })
 })
 
 const fromTokens = (t: Tokens): typeof StoredTokens.Type => ({
@@ -113,7 +118,9 @@ const fromTokens = (t: Tokens): typeof StoredTokens.Type => ({
   // A non-finite expiry would be written as null and make the entry undecodable: it is kept as "no expiry".
   ...(t.expiresAt === undefined || !Number.isFinite(t.expiresAt) ? {} : { expiresAt: t.expiresAt }),
   obtainedAt: t.obtainedAt,
-  ...(t.scope === undefined ? {} : { scope: t.scope })
+  ...(t.scope === undefined ? {} : { scope: t.scope }),
+  ...(t.tokenType === undefined ? {} : { tokenType: t.tokenType }),
+  ...(t.dpopKey === undefined ? {} : { dpopKey: Redacted.value(t.dpopKey) })
 })
 
 const toClient = (c: typeof StoredClient.Type): ClientCredentials => ({

@@ -5,6 +5,11 @@
  * {@link AuthorizationPrompt}, token exchange. On a 403 `insufficient_scope` it steps up with the union of
  * scopes, a bounded number of times. The caller retries its request once after a successful `onChallenge`.
  *
+ * The interactive authorization is one strategy; a machine grant (`Options.grant`: `ClientCredentials`,
+ * `JwtBearer`, `EnterpriseManaged`) takes its place for clients with no user, and renews its tokens unattended.
+ * Either may bind its tokens to a DPoP key (RFC 9449, `Options.dpop`): the request then carries
+ * `Authorization: DPoP <token>` and a fresh `DPoP` proof, and a server's `use_dpop_nonce` is answered once per nonce.
+ *
  * - A server that is plain HTTP off the loopback interface is never sent a token, and is not authorized for
  *   ({@link CleartextRefused}).
  * - Every URL the server hands out is judged by the {@link UrlPolicy} before anything is sent to it.
@@ -37,8 +42,10 @@ import { AuthorizationPrompt, PromptFailed } from "./AuthorizationPrompt.ts"
 import * as AuthorizationRequest from "./AuthorizationRequest.ts"
 import * as AuthorizationServerMetadata from "./AuthorizationServerMetadata.ts"
 import * as ClientRegistration from "./ClientRegistration.ts"
+import * as Dpop from "./Dpop.ts"
 import * as Secrets from "./internal/secrets.ts"
 import { isSecure } from "./internal/secureUrl.ts"
+import type * as MachineGrant from "./MachineGrant.ts"
 import * as Pkce from "./Pkce.ts"
 import * as ProtectedResourceMetadata from "./ProtectedResourceMetadata.ts"
 import * as Scopes from "./Scopes.ts"
@@ -60,6 +67,13 @@ export interface Options extends ClientRegistration.ClientOptions {
   readonly refreshBefore?: Duration.Input | undefined
   /** Step-ups allowed for one server before a success resets the count; default 3. */
   readonly maxStepUps?: number | undefined
+  /**
+   * DPoP (RFC 9449). `auto` (default): bind tokens to a key when the server's challenge uses the `DPoP` scheme and the
+   * authorization server takes ES256 proofs; `always`: whenever the authorization server takes them; `never`.
+   */
+  readonly dpop?: "auto" | "always" | "never" | undefined
+  /** A machine grant in place of the interactive authorization (no prompt, no registration; see `MachineGrant`). */
+  readonly grant?: MachineGrant.MachineGrant | undefined
 }
 
 /**
@@ -71,6 +85,31 @@ export interface Options extends ClientRegistration.ClientOptions {
 export interface Challenge {
   readonly status: number
   readonly wwwAuthenticate: string | undefined
+  /** The `DPoP-Nonce` header (RFC 9449 §9), when the server sent one. */
+  readonly dpopNonce?: string | undefined
+}
+
+/**
+ * The request the headers are for, as a DPoP proof names it: its method (default `POST`) and the URL it goes to
+ * (default: the server's; another when a transport posts to an endpoint its server named, as legacy HTTP+SSE does).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface RequestInfo {
+  readonly method?: string | undefined
+  readonly url?: string | undefined
+}
+
+/**
+ * What a successful response said that matters here.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface SuccessInfo {
+  /** A `DPoP-Nonce` the server handed out for the next requests. */
+  readonly dpopNonce?: string | undefined
 }
 
 /**
@@ -80,12 +119,18 @@ export interface Challenge {
  * @category models
  */
 export interface Service {
-  /** The headers to add to every request to `server`: `{ authorization }` when a token is held, else `{}`. */
-  readonly headers: (server: string) => Effect.Effect<Readonly<Record<string, Redacted.Redacted<string>>>>
+  /**
+   * The headers to add to a request to `server`: `{ authorization }` when a token is held (`Bearer`, or `DPoP` with a
+   * fresh `dpop` proof for `request`), else `{}`.
+   */
+  readonly headers: (
+    server: string,
+    request?: RequestInfo
+  ) => Effect.Effect<Readonly<Record<string, Redacted.Redacted<string>>>>
   /** Handles a 401 or 403; success means "retry the request once". */
   readonly onChallenge: (server: string, challenge: Challenge) => Effect.Effect<void, AuthorizationRequired>
-  /** Tells the service a request to `server` succeeded (resets the step-up count). */
-  readonly onSuccess: (server: string) => Effect.Effect<void>
+  /** Tells the service a request to `server` succeeded (resets the step-up count; keeps a DPoP nonce it gave). */
+  readonly onSuccess: (server: string, response?: SuccessInfo) => Effect.Effect<void>
   /**
    * Every credential value this service has put on a request to `server` so far (the whole header value and the
    * token alone), for a transport to scrub server text of: a server may echo its token in an error.
@@ -145,7 +190,25 @@ export const make = (
       if (known.includes(value)) return
       handedOut.set(key, [...known, value].slice(-REMEMBERED))
     }
+    /** This process's mutex, then the store's lock across processes for the server when it has one. */
+    const exclusive = <A, E, R>(key: string, effect: Effect.Effect<A, E, R>) =>
+      mutex.withPermit(store.exclusive === undefined ? effect : store.exclusive(key, effect))
+    /** Whether the store holds other tokens for the server than `before` (another process refreshed meanwhile). */
+    const replacedSince = (key: string, before: Option.Option<Tokens>) =>
+      Effect.map(store.getTokens(key), (now) =>
+        Option.isSome(now) &&
+        (Option.isNone(before) || Redacted.value(now.value.accessToken) !== Redacted.value(before.value.accessToken)))
     const maxStepUps = options.maxStepUps ?? 3
+    const dpopMode = options.dpop ?? "auto"
+    /** The latest DPoP nonces: of authorization servers (token requests) and of MCP servers, apart. */
+    const asNonces = yield* Dpop.makeNonces
+    const rsNonces = yield* Dpop.makeNonces
+    const keyring = yield* Dpop.makeKeyring
+    /** A key to bind new tokens to, when DPoP is wanted here and the authorization server takes it. */
+    const dpopFor = (metadata: AuthorizationServerMetadata.AuthorizationServerMetadata, dpopScheme: boolean) =>
+      dpopMode !== "never" && (dpopMode === "always" || dpopScheme) && Dpop.supportedBy(metadata)
+        ? Effect.map(Dpop.generate, (key) => ({ key, nonces: asNonces }))
+        : Effect.succeed(undefined)
     const refreshBefore = Duration.toMillis(Duration.fromInputUnsafe(options.refreshBefore ?? "60 seconds"))
 
     const discover = (server: string, resourceMetadata: string | undefined) =>
@@ -185,9 +248,23 @@ export const make = (
         })
       )
 
-    const authorize = (server: string, session: Session, scope: string | undefined) =>
+    const authorize = (server: string, session: Session, scope: string | undefined, dpopScheme: boolean) =>
       Effect.gen(function*() {
         const { metadata } = session
+        const dpop = yield* dpopFor(metadata, dpopScheme)
+        if (options.grant !== undefined) {
+          const tokens = yield* options.grant.obtain({
+            metadata,
+            resource: session.resource,
+            scope,
+            dpop,
+            timeout: options.tokenTimeout
+          })
+          yield* saveTokens(server, tokens)
+          return yield* Effect.logInfo("Authorized").pipe(
+            Effect.annotateLogs({ server: session.resource, issuer: metadata.issuer, grant: options.grant.name })
+          )
+        }
         yield* Pkce.requireS256(metadata)
         if (!isSecure(options.redirectUri)) {
           return yield* new AuthorizationFailed({
@@ -222,7 +299,8 @@ export const make = (
           resource,
           grant: { _tag: "authorization_code", code, verifier: pkce.verifier, redirectUri: options.redirectUri },
           requestedScope: requested,
-          timeout: options.tokenTimeout
+          timeout: options.tokenTimeout,
+          dpop
         })
         yield* saveTokens(server, tokens)
         yield* Effect.logInfo("Authorized").pipe(Effect.annotateLogs({ server: resource, issuer: metadata.issuer }))
@@ -234,14 +312,21 @@ export const make = (
         if (session.metadata.issuer !== tokens.issuer) {
           return yield* new DiscoveryFailed({ what: "authorization server metadata", tried: [tokens.issuer] })
         }
-        const client = yield* ClientRegistration.resolve(session.metadata, options)
+        const client = options.grant !== undefined
+          ? options.grant.authentication
+          : yield* ClientRegistration.resolve(session.metadata, options)
+        // A DPoP-bound refresh token is bound to the same key (RFC 9449 §5).
+        const dpop = tokens.dpopKey === undefined
+          ? undefined
+          : { key: yield* keyring.load(tokens.dpopKey), nonces: asNonces }
         const next = yield* TokenEndpoint.request({
           metadata: session.metadata,
           client,
           resource: session.resource,
           grant: { _tag: "refresh_token", refreshToken },
           requestedScope: tokens.scope,
-          timeout: options.tokenTimeout
+          timeout: options.tokenTimeout,
+          dpop
         })
         yield* saveTokens(server, next)
       })
@@ -250,6 +335,13 @@ export const make = (
     const due = (tokens: Tokens, now: number) =>
       tokens.expiresAt !== undefined &&
       now >= tokens.expiresAt - Math.min(refreshBefore, (tokens.expiresAt - tokens.obtainedAt) / 2)
+
+    /** A machine grant needs no refresh token: it asks again, for the scope it holds, as it would after a 401. */
+    const obtainAgain = (server: string, tokens: Tokens) =>
+      Effect.gen(function*() {
+        const session = yield* sessionFor(server)
+        yield* authorize(server, session, tokens.scope, tokens.tokenType === "DPoP")
+      })
 
     /** Every secret held for `server`: its tokens, and the client secrets of its issuers. */
     const secretsOf = (server: string) =>
@@ -269,25 +361,28 @@ export const make = (
         ].map(Redacted.value)
       })
 
-    /** Refreshes, or forgets the tokens when the refresh fails (the next 401 then authorizes afresh). */
+    /** Refreshes (or, for a machine grant without a refresh token, asks again), or forgets the tokens when that fails
+     * (the next 401 then authorizes afresh). */
     const refreshOrForget = (server: string, tokens: Tokens) =>
-      tokens.refreshToken === undefined
+      tokens.refreshToken === undefined && options.grant === undefined
         ? Effect.succeed(false)
-        : refresh(server, tokens, tokens.refreshToken).pipe(
-          Effect.as(true),
-          Effect.catch((error: AuthError) =>
-            Effect.flatMap(secretsOf(server), (secrets) =>
-              Effect.logWarning("Token refresh failed; the tokens were dropped").pipe(
-                Effect.annotateLogs({
-                  server: ProtectedResourceMetadata.canonicalResource(server),
-                  reason: Secrets.scrub(error.message, secrets)
-                })
-              )).pipe(
-                Effect.andThen(store.removeTokens(ProtectedResourceMetadata.canonicalResource(server))),
-                Effect.as(false)
-              )
+        : (tokens.refreshToken === undefined
+          ? obtainAgain(server, tokens)
+          : refresh(server, tokens, tokens.refreshToken)).pipe(
+            Effect.as(true),
+            Effect.catch((error: AuthError | PromptFailed) =>
+              Effect.flatMap(secretsOf(server), (secrets) =>
+                Effect.logWarning("Token refresh failed; the tokens were dropped").pipe(
+                  Effect.annotateLogs({
+                    server: ProtectedResourceMetadata.canonicalResource(server),
+                    reason: Secrets.scrub(error.message, secrets)
+                  })
+                )).pipe(
+                  Effect.andThen(store.removeTokens(ProtectedResourceMetadata.canonicalResource(server))),
+                  Effect.as(false)
+                )
+            )
           )
-        )
 
     /** The typed refusal, its reason scrubbed of every secret held for the server (the cause only when clean). */
     const required = (server: string) => (error: AuthError | PromptFailed | AuthorizationRequired) =>
@@ -304,8 +399,12 @@ export const make = (
     const handle = (server: string, challenge: Challenge) =>
       Effect.gen(function*() {
         const key = ProtectedResourceMetadata.canonicalResource(server)
-        if (!UrlPolicy.mayCarryBearer(server)) return yield* new CleartextRefused({ server: key })
-        const bearer = Option.getOrUndefined(WwwAuthenticate.bearer(challenge.wwwAuthenticate))
+        if (!UrlPolicy.mayCarryBearer(server)) {
+          return yield* new CleartextRefused({ server: key })
+        }
+        const dpopChallenge = Option.getOrUndefined(Dpop.challenge(challenge.wwwAuthenticate))
+        const bearer = Option.getOrUndefined(WwwAuthenticate.bearer(challenge.wwwAuthenticate)) ?? dpopChallenge
+        const dpopScheme = dpopChallenge !== undefined
         const held = yield* store.getTokens(key)
         if (challenge.status === 403) {
           if (bearer?.error !== "insufficient_scope") {
@@ -318,10 +417,11 @@ export const make = (
               reason: `the server still answers insufficient_scope after ${count} step-ups.`
             })
           }
-          yield* Ref.update(stepUps, (m) => new Map(m).set(key, count + 1))
+          yield* Ref.update(stepUps, (m) =>
+            new Map(m).set(key, count + 1))
           const session = yield* discover(server, bearer.resourceMetadata)
           const granted = Option.getOrUndefined(held)?.scope
-          return yield* authorize(server, session, Scopes.union(granted, bearer.scope))
+          return yield* authorize(server, session, Scopes.union(granted, bearer.scope), dpopScheme)
         }
         if (
           Option.isSome(held) && bearer?.error !== "insufficient_scope" && (yield* refreshOrForget(server, held.value))
@@ -329,11 +429,34 @@ export const make = (
           return
         }
         const session = yield* discover(server, bearer?.resourceMetadata)
-        yield* authorize(server, session, Scopes.select(bearer?.scope, session.scopesSupported))
-      }).pipe(Effect.catch((error) => Effect.flatMap(required(server)(error), Effect.fail)))
+        yield* authorize(server, session, Scopes.select(bearer?.scope, session.scopesSupported), dpopScheme)
+      }).pipe(Effect.catch((error) =>
+        Effect.flatMap(required(server)(error), Effect.fail)
+      ))
+
+    /** `Authorization: DPoP` and a fresh proof for a DPoP-bound token; a key that cannot sign drops the tokens. */
+    const dpopHeaders = (server: string, tokens: Tokens, dpopKey: Redacted.Redacted<string>, request?: RequestInfo) =>
+      Effect.gen(function*() {
+        const key = yield* keyring.load(dpopKey)
+        const proof = yield* Dpop.proof(key, {
+          method: request?.method ?? "POST",
+          url: request?.url ?? server,
+          nonce: yield* rsNonces.get(server),
+          accessToken: tokens.accessToken
+        })
+        return { authorization: Redacted.make(`DPoP ${Redacted.value(tokens.accessToken)}`), dpop: proof }
+      }).pipe(
+        Effect.catch((error) =>
+          Effect.logWarning("The DPoP proof could not be made; the tokens were dropped").pipe(
+            Effect.annotateLogs({ server, reason: error.message }),
+            Effect.andThen(store.removeTokens(ProtectedResourceMetadata.canonicalResource(server))),
+            Effect.as({})
+          )
+        )
+      )
 
     return McpAuth.of({
-      headers: (server) =>
+      headers: (server, request) =>
         Effect.gen(function*() {
           // Never over cleartext: a plain-HTTP server off loopback gets no token, whatever the store holds.
           if (!UrlPolicy.mayCarryBearer(server)) return {}
@@ -341,7 +464,8 @@ export const make = (
           let held = yield* store.getTokens(key)
           const now = yield* Clock.currentTimeMillis
           if (Option.isSome(held) && due(held.value, now)) {
-            yield* mutex.withPermit(
+            yield* exclusive(
+              key,
               Effect.gen(function*() {
                 // Another fiber may have refreshed while this one waited.
                 const current = yield* store.getTokens(key)
@@ -352,23 +476,36 @@ export const make = (
             )
             held = yield* store.getTokens(key)
           }
-          return Option.match(held, {
-            onNone: () => ({}),
-            onSome: (t) => {
-              remember(key, t.accessToken)
-              return { authorization: Redacted.make(`Bearer ${Redacted.value(t.accessToken)}`) }
-            }
-          })
+          if (Option.isNone(held)) return {}
+          const tokens = held.value
+          remember(key, tokens.accessToken)
+          return tokens.tokenType === "DPoP" && tokens.dpopKey !== undefined
+            ? yield* dpopHeaders(server, tokens, tokens.dpopKey, request)
+            : { authorization: Redacted.make(`Bearer ${Redacted.value(tokens.accessToken)}`) }
         }).pipe(Effect.provide(context)),
       onChallenge: (server, challenge) =>
         Effect.gen(function*() {
           const key = ProtectedResourceMetadata.canonicalResource(server)
+          // RFC 9449 §9: the server wants a nonce in the proof. Retry with a new one it gave; never twice with one.
+          if (
+            challenge.status === 401 &&
+            Option.getOrUndefined(Dpop.challenge(challenge.wwwAuthenticate))?.error === "use_dpop_nonce"
+          ) {
+            const sent = yield* rsNonces.get(server)
+            if (challenge.dpopNonce !== sent && (yield* rsNonces.remember(server, challenge.dpopNonce))) return
+            return yield* new AuthorizationRequired({
+              resource: key,
+              reason: "the server asks for a DPoP nonce but gave no new valid one (DPoP-Nonce)."
+            })
+          }
           const seen = yield* generation(key)
-          yield* mutex.withPermit(
+          const before = yield* store.getTokens(key)
+          yield* exclusive(
+            key,
             Effect.gen(function*() {
-              // Tokens arrived while this challenge waited (concurrent 401s, or a concurrent step-up that already
-              // covers the challenged scope): retry with them instead.
-              if ((yield* generation(key)) !== seen) {
+              // Tokens arrived while this challenge waited (concurrent 401s, here or in another process sharing the
+              // store, or a concurrent step-up that already covers the challenged scope): retry with them instead.
+              if ((yield* generation(key)) !== seen || (yield* replacedSince(key, before))) {
                 if (challenge.status === 401) return
                 const scope = Option.getOrUndefined(WwwAuthenticate.bearer(challenge.wwwAuthenticate))?.scope
                 const held = yield* store.getTokens(key)
@@ -380,14 +517,14 @@ export const make = (
         }).pipe(Effect.provide(context)),
       sent: (server) =>
         (handedOut.get(ProtectedResourceMetadata.canonicalResource(server)) ?? []).flatMap((t) => [t, `Bearer ${t}`]),
-      onSuccess: (server) =>
+      onSuccess: (server, response) =>
         Ref.update(stepUps, (m) => {
           const key = ProtectedResourceMetadata.canonicalResource(server)
           if (!m.has(key)) return m
           const next = new Map(m)
           next.delete(key)
           return next
-        })
+        }).pipe(Effect.andThen(rsNonces.remember(server, response?.dpopNonce)), Effect.asVoid)
     })
   })
 

@@ -48,6 +48,10 @@ export interface Tokens {
   /** When the tokens were obtained (epoch milliseconds). */
   readonly obtainedAt: number
   readonly scope: string | undefined
+  /** `DPoP` when the access token is bound to a proof key (RFC 9449); absent for a Bearer token. */
+  readonly tokenType?: "DPoP" | undefined
+  /** The proof key a DPoP-bound token needs (its private JWK, see `Dpop.serialize`), kept with the tokens. */
+  readonly dpopKey?: Redacted.Redacted<string> | undefined
 }
 
 /**
@@ -62,6 +66,15 @@ export interface Service {
   readonly removeTokens: (resource: string) => Effect.Effect<void>
   readonly getClient: (issuer: string) => Effect.Effect<Option.Option<ClientCredentials>>
   readonly setClient: (issuer: string, client: ClientCredentials) => Effect.Effect<void>
+  /**
+   * Runs `effect` while no other process sharing this store runs one for `resource` (a lock across processes, such
+   * as gateway replicas sharing a Redis store). `McpAuth` refreshes and re-authorizes inside it after reading the
+   * store again, so that processes sharing a store make one token request per expiry. Absent: a store that one
+   * process uses (`McpAuth`'s own mutex is enough).
+   */
+  readonly exclusive?:
+    | (<A, E, R>(resource: string, effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>)
+    | undefined
 }
 
 /**

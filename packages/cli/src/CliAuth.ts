@@ -14,6 +14,7 @@ import * as FileTokenStore from "@mcp-fleet/auth/FileTokenStore"
 import * as McpAuth from "@mcp-fleet/auth/McpAuth"
 import * as ProtectedResourceMetadata from "@mcp-fleet/auth/ProtectedResourceMetadata"
 import * as TokenStore from "@mcp-fleet/auth/TokenStore"
+import type { McpConfig } from "@mcp-fleet/config"
 import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import type * as HttpClient from "effect/http/HttpClient"
@@ -21,6 +22,7 @@ import * as Layer from "effect/Layer"
 import * as Path from "effect/Path"
 import * as Redacted from "effect/Redacted"
 import { CliEnvironment } from "./CliEnvironment.ts"
+import * as ServerAuth from "./ServerAuth.ts"
 
 /**
  * The client name sent in Dynamic Client Registration.
@@ -37,6 +39,22 @@ export const CLIENT_NAME = "mcp-fleet"
  * @category advice
  */
 export const advice = (server: string): string => `run \`mcp-fleet auth login ${server}\``
+
+/**
+ * {@link advice}, except for a server whose config entry has a machine grant (`auth.grant`): signing in is not the
+ * fix there, its settings are (`auth login` tries them and says what the authorization server answered).
+ *
+ * @since 0.2.0
+ * @category advice
+ */
+export const adviceFor = (remote: ReadonlyArray<McpConfig.RemoteEntry>) => (server: string): string => {
+  const auth = remote.find((entry) => entry.name === server)?.auth
+  return auth !== undefined && auth.grant !== "authorization_code"
+    ? `check the auth settings (${auth.grant}) of ${
+      JSON.stringify(server)
+    } in the config; \`mcp-fleet auth login ${server}\` tries them`
+    : advice(server)
+}
 
 /**
  * The directory of the CLI's own files (tokens), or `undefined` when no home is known.
@@ -108,7 +126,30 @@ const UNATTENDED_REDIRECT = "http://127.0.0.1/callback"
 
 /**
  * `McpAuth` for the commands that run servers (`status`, `tools`, `call`): held tokens are sent and refreshed;
- * when the user would have to authorize, the prompt refuses at once (the server becomes `unauthorized`).
+ * when the user would have to authorize, the prompt refuses at once (the server becomes `unauthorized`). A remote
+ * entry with `auth` settings gets its own strategy (`ServerAuth`): a pre-registered client, or a machine grant that
+ * needs nobody. One token store serves them all.
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const unattendedFor = (
+  remote: ReadonlyArray<McpConfig.RemoteEntry>
+): Layer.Layer<McpAuth.McpAuth, never, HttpClient.HttpClient | CliEnvironment | FileSystem.FileSystem | Path.Path> => {
+  const interactive = { clientName: CLIENT_NAME, redirectUri: UNATTENDED_REDIRECT }
+  return Layer.effect(
+    McpAuth.McpAuth,
+    Effect.flatMap(McpAuth.make(interactive), (fallback) => ServerAuth.routes(remote, fallback, interactive))
+  ).pipe(
+    Layer.provide([
+      AuthorizationPrompt.layerUnavailable("this command does not open a browser; `mcp-fleet auth login` does"),
+      unattendedStore
+    ])
+  )
+}
+
+/**
+ * {@link unattendedFor} a config without `auth` settings.
  *
  * @since 0.2.0
  * @category layers
@@ -117,12 +158,7 @@ export const unattended: Layer.Layer<
   McpAuth.McpAuth,
   never,
   HttpClient.HttpClient | CliEnvironment | FileSystem.FileSystem | Path.Path
-> = McpAuth.layer({ clientName: CLIENT_NAME, redirectUri: UNATTENDED_REDIRECT }).pipe(
-  Layer.provide([
-    AuthorizationPrompt.layerUnavailable("this command does not open a browser; `mcp-fleet auth login` does"),
-    unattendedStore
-  ])
-)
+> = unattendedFor([])
 
 /**
  * The key a server's tokens are kept under: its URL without credentials, query or fragment (as the HTTP

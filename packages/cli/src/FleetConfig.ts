@@ -90,7 +90,7 @@ export const toManagerOptions = (config: McpConfig.McpConfig): ManagerOptions.Ma
     ...config.servers.map((entry) => [entry.name, toServerConfig(entry)] as const),
     ...config.remote.map((entry) => [entry.name, toRemoteServerConfig(entry)] as const)
   ]),
-  authorizationAdvice: CliAuth.advice
+  authorizationAdvice: CliAuth.adviceFor(config.remote)
 })
 
 /**
@@ -120,14 +120,15 @@ export const only = (
 
 /**
  * Runs `use` with a manager built from `options`; the servers are shut down when it ends, fails or is
- * interrupted (Ctrl-C: see `Shutdown.notice`).
+ * interrupted (Ctrl-C: see `Shutdown.notice`). `remote` are the config's remote entries, for their `auth` settings.
  *
  * @since 0.1.0
  * @category running
  */
 export const withManager = <A, E, R>(
   options: ManagerOptions.ManagerOptions,
-  use: (manager: McpManager.Service) => Effect.Effect<A, E, R>
+  use: (manager: McpManager.Service) => Effect.Effect<A, E, R>,
+  remote: ReadonlyArray<McpConfig.RemoteEntry> = []
 ): Effect.Effect<
   A,
   E,
@@ -142,7 +143,7 @@ export const withManager = <A, E, R>(
       // Ctrl-C: a line names the servers slow to exit, and a second one kills them (Shutdown).
       Effect.flatMap((manager) => Shutdown.noticeOnInterrupt(manager, use(manager))),
       Effect.provide(McpManager.layer(options)),
-      RemoteHttp.whenRemote(options)
+      RemoteHttp.whenRemote(options, remote)
     )
   )
 

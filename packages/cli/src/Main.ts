@@ -16,6 +16,7 @@ import * as Logger from "effect/Logger"
 import type * as Path from "effect/Path"
 import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import * as References from "effect/References"
+import type * as Stdio from "effect/Stdio"
 import type * as Terminal from "effect/Terminal"
 import { CliEnvironment } from "./CliEnvironment.ts"
 import type { DemoFailed } from "./CliError.ts"
@@ -27,6 +28,7 @@ import * as CallCommand from "./commands/CallCommand.ts"
 import * as DemoCommand from "./commands/DemoCommand.ts"
 import * as PromptsCommand from "./commands/PromptsCommand.ts"
 import * as ResourcesCommand from "./commands/ResourcesCommand.ts"
+import * as ServeCommand from "./commands/ServeCommand.ts"
 import * as StatusCommand from "./commands/StatusCommand.ts"
 import * as ToolsCommand from "./commands/ToolsCommand.ts"
 import * as ExitCode from "./ExitCode.ts"
@@ -55,8 +57,14 @@ export const root: Command.Command<
   | DemoFailed
   | ResourcesCommand.ResourcesError
   | PromptsCommand.PromptsError
-  | AuthCommand.AuthError,
-  CliEnvironment | FileSystem.FileSystem | Path.Path | ChildProcessSpawner.ChildProcessSpawner | Terminal.Terminal
+  | AuthCommand.AuthError
+  | ServeCommand.ServeError,
+  | CliEnvironment
+  | FileSystem.FileSystem
+  | Path.Path
+  | ChildProcessSpawner.ChildProcessSpawner
+  | Terminal.Terminal
+  | Stdio.Stdio
 > = Command.make("mcp-fleet").pipe(
   Command.withDescription(
     "Run the MCP servers of an mcpServers config file (Claude Desktop, Cursor, Claude Code, VS Code) with @mcp-fleet/manager: their status ledger, their tools, a tool call, or a narrated demo."
@@ -70,7 +78,8 @@ export const root: Command.Command<
     ResourcesCommand.read,
     PromptsCommand.list,
     PromptsCommand.get,
-    AuthCommand.command
+    AuthCommand.command,
+    ServeCommand.command
   ])
 )
 

@@ -116,7 +116,7 @@ export const managerOptions = (
     ...config.remote.map((entry) => [entry.name, FleetConfig.toRemoteServerConfig(entry)] as const)
   ]),
   reconnect: RECONNECT,
-  authorizationAdvice: CliAuth.advice
+  authorizationAdvice: CliAuth.adviceFor(config.remote)
 })
 
 /**
@@ -172,7 +172,7 @@ export const run = <A, E, R>(
           manager,
           use({ manager, config, diagnostics, explain, requireReady, explainNotReady })
         )
-      }).pipe(Effect.provide(McpManager.layer(options)), RemoteHttp.whenRemote(options))
+      }).pipe(Effect.provide(McpManager.layer(options)), RemoteHttp.whenRemote(options, config.remote))
     ).pipe(
       // Whatever is printed while the servers run (results, tool lists, logs) holds none of the secrets sent them.
       OutputScrub.scrubbing(config)

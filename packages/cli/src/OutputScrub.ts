@@ -12,7 +12,7 @@
  * @since 0.4.0
  */
 import * as TokenStore from "@mcp-fleet/auth/TokenStore"
-import type { McpConfig } from "@mcp-fleet/config"
+import type { McpConfig, RemoteAuth } from "@mcp-fleet/config"
 import * as Redaction from "@mcp-fleet/transport/Redaction"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
@@ -36,6 +36,22 @@ const urlSecrets = (url: string): ReadonlyArray<string> => {
   return [parsed.password, decodeURIComponent(parsed.password)]
 }
 
+/** The client secrets of a remote entry's `auth` settings (key, assertion and ID token files are read at token time
+ * and sent only to the authorization server or the IdP). */
+const authSecrets = (auth: RemoteAuth.RemoteAuth | undefined): ReadonlyArray<string> => {
+  if (auth === undefined) return []
+  const secretOf = (credential: RemoteAuth.ClientCredential) =>
+    credential.method === "none" || credential.method === "private_key_jwt" ? [] : [Redacted.value(credential.secret)]
+  switch (auth.grant) {
+    case "authorization_code":
+      return auth.clientSecret === undefined ? [] : [Redacted.value(auth.clientSecret)]
+    case "enterprise":
+      return [...secretOf(auth.credential), ...secretOf(auth.idp.credential)]
+    default:
+      return secretOf(auth.credential)
+  }
+}
+
 /**
  * Every secret the CLI sends `server` (the config's only entry of that name), read now: the token store is read
  * afresh, so call it again after a call to know a token refreshed during it.
@@ -55,7 +71,8 @@ export const secretsOf = (
     const url = Redacted.value(remote.url)
     const configured = [
       ...Object.values(remote.headers).flatMap((value) => headerSecrets(Redacted.value(value))),
-      ...urlSecrets(url)
+      ...urlSecrets(url),
+      ...authSecrets(remote.auth)
     ]
     const held = yield* Effect.gen(function*() {
       const store = yield* TokenStore.TokenStore

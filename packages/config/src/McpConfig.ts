@@ -30,6 +30,7 @@ import type * as EnvExpansion from "./EnvExpansion.ts"
 import { parseJson } from "./internal/ParseJson.ts"
 import { decodeServers } from "./internal/RawConfig.ts"
 import { resolveRemote, resolveServer } from "./internal/ResolveServer.ts"
+import type * as RemoteAuth from "./RemoteAuth.ts"
 
 /**
  * One stdio server, after `${VAR}` expansion and defaults.
@@ -64,7 +65,7 @@ export interface ServerEntry {
 /**
  * One remote server (a `url` entry): Streamable HTTP (`type` `"http"`, `"streamable-http"` or absent) or the
  * older HTTP+SSE transport (`"sse"`). `url` and header values are expanded and `Redacted` (both often carry
- * tokens). mcp-fleet's CLI does not run these yet; the types are here so that a remote transport can.
+ * tokens). `auth`, when the entry has one, says how the server authorizes (see `RemoteAuth`).
  *
  * @since 0.1.0
  * @category models
@@ -77,6 +78,7 @@ export interface RemoteEntry {
   readonly disabled: boolean
   readonly curated: ReadonlyArray<string>
   readonly requestTimeoutMs?: number
+  readonly auth?: RemoteAuth.RemoteAuth
 }
 
 /**

@@ -45,3 +45,10 @@ export * as DidYouMean from "./DidYouMean.ts"
  * @since 0.2.0
  */
 export * as ConfigWatch from "./ConfigWatch.ts"
+
+/**
+ * How a remote server authorizes (its entry's `auth`): a pre-registered client, or a machine grant.
+ *
+ * @since 0.2.0
+ */
+export * as RemoteAuth from "./RemoteAuth.ts"

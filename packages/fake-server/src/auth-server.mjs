@@ -3,8 +3,16 @@
 // authorization-server metadata (RFC 8414), Dynamic Client Registration (RFC 7591), an /authorize endpoint
 // that redirects straight back with a code (no user), and a token endpoint with PKCE checks, refresh-token
 // rotation and client authentication. Faults are switched on by options.
-import { createHash } from "node:crypto"
+//
+// For machine-to-machine clients it also has, on options: the client_credentials grant (secret by basic or post, or a
+// private_key_jwt assertion checked against the client's public key), the JWT bearer grant (RFC 7523 §2.1: a
+// workload's assertion checked against its issuer's key, or an ID-JAG from the IdP below), an enterprise IdP at
+// /idp/token (RFC 8693 token exchange of an ID token for an ID-JAG), and DPoP (RFC 9449: proofs checked at the token
+// endpoint and the MCP endpoint, tokens bound to the proof key, server nonces on demand). JWTs are checked with
+// node:crypto (./jwt.mjs), not with the client's library.
+import { createHash, randomUUID } from "node:crypto"
 import { createServer } from "node:http"
+import { decodeJwt, sha256, thumbprint, verifySignature } from "./jwt.mjs"
 
 /**
  * @typedef {object} AuthServerOptions
@@ -29,7 +37,7 @@ import { createServer } from "node:http"
  * @property {boolean} [offlineAccess] AS metadata lists offline_access in scopes_supported
  * @property {boolean} [insecureTokenEndpoint] AS metadata names a plain-HTTP token endpoint on another host
  * @property {boolean} [echoGrantError] the token endpoint answers 400 whose error echoes the code or refresh token sent
- * @property {boolean} [echoToken] tools/call answers HTTP 500 whose body and WWW-Authenticate echo the bearer token
+ * @property {boolean} [echoToken] tools/call answers HTTP 500 whose body and WWW-Authenticate echo the bearer token (and the DPoP proof)
  * @property {boolean} [echoHeaders] tools/call answers a text that echoes every header of the request (the bearer
  *   token and configured headers included): a result, or with the argument `outcome: "isError"` a result with
  *   isError, or with `outcome: "error"` a JSON-RPC error whose message echoes them
@@ -49,6 +57,29 @@ import { createServer } from "node:http"
  * @property {{ endpoint?: string }} [legacySse] also serve a legacy HTTP+SSE MCP server at /sse whose endpoint
  *   event names `endpoint` (default /messages?sessionId=…); its POSTs need a token issued for the resource
  *   <origin>/sse, answered on the stream
+ * @property {boolean} [echoMachineSecrets] the token endpoint and the IdP answer 400 whose error echoes every secret sent (assertions, client secret, Basic credentials, subject token)
+ * @property {{ clientId: string, clientSecret?: string, publicJwk?: import("node:crypto").JsonWebKey }} [machineClient] a confidential client for the machine grants: its secret (basic or post) or its public key (private_key_jwt)
+ * @property {string[]} [signingAlgs] token_endpoint_auth_signing_alg_values_supported
+ * @property {import("node:crypto").JsonWebKey} [assertionKey] the key a workload's JWT bearer assertions must be signed with (aud: the issuer)
+ * @property {string} [idToken] an enterprise IdP at /idp/token exchanges this ID token for an ID-JAG (RFC 8693)
+ * @property {(answer: Record<string, unknown>) => Record<string, unknown>} [idpAnswer] rewrites the IdP's exchange
+ *   response (another issued_token_type, a malformed token)
+ * @property {boolean} [refreshMachineTokens] the machine grants issue refresh tokens too
+ * @property {boolean} [dpop] DPoP: metadata lists ES256 proofs, the 401 challenge uses the DPoP scheme, proofs are checked and tokens bound
+ * @property {boolean} [bearerChallenge] with dpop: the 401 challenge still uses the Bearer scheme
+ * @property {"as" | "rs" | "both"} [dpopNonce] the token endpoint and/or the MCP endpoint demand a server nonce
+ * @property {boolean} [dpopNonceStuck] the MCP endpoint answers use_dpop_nonce to every proof, always with the same nonce
+ * @property {boolean} [dpopAsNonceStuck] the token endpoint answers use_dpop_nonce to every proof, always with the same nonce
+ * @property {boolean} [dpopNonceRotate] with dpopNonce "rs"/"both": every accepted MCP request hands out the next nonce (DPoP-Nonce on the success), which the next request must carry
+ */
+
+/**
+ * @typedef {object} DpopSeen
+ * @property {"token" | "mcp"} at
+ * @property {boolean} valid
+ * @property {string} [error] why it was refused
+ * @property {Record<string, unknown>} [claims]
+ * @property {string} [jkt] the thumbprint of its key
  */
 
 /**
@@ -74,6 +105,8 @@ import { createServer } from "node:http"
  * @property {(predicate: (r: RecordedRequest) => boolean) => Promise<RecordedRequest>} waitFor resolves at the first matching request
  * @property {(accessToken: string) => void} revoke makes an access token invalid (the endpoint answers 401)
  * @property {(scope: string | undefined) => void} requireScope from now on tools/call needs this scope (else 403 insufficient_scope)
+ * @property {DpopSeen[]} dpopProofs every DPoP proof presented, in order, as checked
+ * @property {Record<string, unknown>[]} clientAssertions the claims of every private_key_jwt assertion that verified
  * @property {() => Promise<void>} close closes every connection and the listener
  */
 
@@ -96,9 +129,20 @@ export const startAuthServer = (options = {}) =>
     const clients = new Map()
     /** @type {Map<string, { challenge: string, clientId: string, redirectUri: string, resource: string | undefined, scope: string | undefined }>} */
     const codes = new Map()
-    /** @type {Map<string, { scope: string | undefined, resource: string | undefined }>} */
+    /** @type {Map<string, { scope: string | undefined, resource: string | undefined, jkt?: string }>} */
     const accessTokens = new Map()
-    /** @type {Map<string, { clientId: string, scope: string | undefined, resource: string | undefined }>} */
+    /** @type {DpopSeen[]} */
+    const dpopProofs = []
+    /** @type {Record<string, unknown>[]} */
+    const clientAssertions = []
+    /** @type {Set<string>} */
+    const jtis = new Set()
+    /** @type {Map<string, string>} ID-JAGs the IdP issued, with their resource */
+    const idJags = new Map()
+    const AS_NONCE = "as-nonce-1"
+    /** The nonce the MCP endpoint wants now (it changes on every success with dpopNonceRotate). */
+    let rsNonceNow = "rs-nonce-1"
+    /** @type {Map<string, { clientId: string, scope: string | undefined, resource: string | undefined, jkt?: string }>} */
     const refreshTokens = new Map()
     let counter = 0
     const next = (/** @type {string} */ prefix) => `${prefix}-${++counter}-${Math.random().toString(36).slice(2)}`
@@ -193,7 +237,11 @@ export const startAuthServer = (options = {}) =>
         ["client_secret_basic", "client_secret_post", "none"],
       ...(options.noPkce === true ? {} : { code_challenge_methods_supported: ["S256"] }),
       ...(options.cimd === true ? { client_id_metadata_document_supported: true } : {}),
-      ...(options.issInResponse === true ? { authorization_response_iss_parameter_supported: true } : {})
+      ...(options.issInResponse === true ? { authorization_response_iss_parameter_supported: true } : {}),
+      ...(options.signingAlgs === undefined
+        ? {}
+        : { token_endpoint_auth_signing_alg_values_supported: options.signingAlgs }),
+      ...(options.dpop === true ? { dpop_signing_alg_values_supported: ["ES256"] } : {})
     })
 
     /** @param {RecordedRequest} r @param {import("node:http").ServerResponse} res */
@@ -219,6 +267,7 @@ export const startAuthServer = (options = {}) =>
       if (r.path === "/register" && r.method === "POST" && options.noRegistration !== true) return register(r, res)
       if (r.path === "/authorize") return authorize(r, res)
       if (r.path === "/token" && r.method === "POST") return token(r, res)
+      if (r.path === "/idp/token" && r.method === "POST" && options.idToken !== undefined) return idpToken(r, res)
       sendJson(res, 404, { error: "not_found" })
     }
 
@@ -270,6 +319,29 @@ export const startAuthServer = (options = {}) =>
     /** @param {RecordedRequest} r @returns {string | undefined} the authenticated client id */
     const authenticate = (r) => {
       const header = r.headers["authorization"]
+      const machine = options.machineClient
+      if (machine !== undefined) {
+        if (r.form["client_assertion_type"] === "urn:ietf:params:oauth:client-assertion-type:jwt-bearer") {
+          const decoded = decodeJwt(r.form["client_assertion"] ?? "")
+          if (decoded === undefined || machine.publicJwk === undefined) return undefined
+          if (!verifySignature(decoded, machine.publicJwk)) return undefined
+          const { aud, exp, iss, jti, sub } = decoded.payload
+          const fresh = typeof exp === "number" && exp * 1000 > Date.now() && typeof jti === "string" &&
+            !jtis.has(jti)
+          if (!fresh || aud !== issuer || iss !== machine.clientId || sub !== machine.clientId) return undefined
+          jtis.add(String(jti))
+          clientAssertions.push(decoded.payload)
+          return machine.clientId
+        }
+        if (machine.clientSecret !== undefined) {
+          const basic = typeof header === "string" && header.startsWith("Basic ")
+            ? Buffer.from(header.slice(6), "base64").toString("utf8").split(":").map((s) =>
+              decodeURIComponent(s.replace(/\+/g, " "))
+            )
+            : [r.form["client_id"], r.form["client_secret"]]
+          if (basic[0] === machine.clientId) return basic[1] === machine.clientSecret ? machine.clientId : undefined
+        }
+      }
       if (typeof header === "string" && header.startsWith("Basic ")) {
         const [id = "", secret = ""] = Buffer.from(header.slice(6), "base64").toString("utf8").split(":").map((s) =>
           decodeURIComponent(s.replace(/\+/g, " "))
@@ -286,19 +358,113 @@ export const startAuthServer = (options = {}) =>
       return client.secret === undefined ? id : undefined
     }
 
-    /** @param {string | undefined} scope @param {string | undefined} resource */
-    const issue = (scope, resource, /** @type {string} */ clientId) => {
+    /**
+     * @param {string | undefined} scope @param {string | undefined} resource @param {string} clientId
+     * @param {{ refresh?: boolean, jkt?: string | undefined }} [extra]
+     */
+    const issue = (scope, resource, clientId, extra = {}) => {
       const access = next("at")
-      const refresh = next("rt")
-      accessTokens.set(access, { scope, resource })
-      refreshTokens.set(refresh, { clientId, scope, resource })
+      const refresh = extra.refresh === false ? undefined : next("rt")
+      accessTokens.set(access, { scope, resource, ...(extra.jkt === undefined ? {} : { jkt: extra.jkt }) })
+      if (refresh !== undefined) {
+        refreshTokens.set(refresh, {
+          clientId,
+          scope,
+          resource,
+          ...(extra.jkt === undefined ? {} : { jkt: extra.jkt })
+        })
+      }
       return {
         access_token: access,
-        token_type: "Bearer",
+        token_type: extra.jkt === undefined ? "Bearer" : "DPoP",
         expires_in: options.expiresIn ?? 3600,
-        refresh_token: refresh,
+        ...(refresh === undefined ? {} : { refresh_token: refresh }),
         ...(scope === undefined ? {} : { scope })
       }
+    }
+
+    /**
+     * Checks a DPoP proof (RFC 9449 §4.3) and records it.
+     *
+     * @param {RecordedRequest} r @param {"token" | "mcp"} at @param {string} htu @param {string | undefined} accessToken
+     * @returns {{ jkt: string, nonce: unknown } | { error: string }}
+     */
+    const checkProof = (r, at, htu, accessToken) => {
+      const header = r.headers["dpop"]
+      const refuse = (/** @type {string} */ error) => {
+        dpopProofs.push({ at, valid: false, error })
+        return { error }
+      }
+      if (typeof header !== "string" || header.includes(",")) return refuse("not exactly one DPoP header")
+      const decoded = decodeJwt(header)
+      if (decoded === undefined) return refuse("not a JWT")
+      const { header: h, payload: c } = decoded
+      const jwk =
+        /** @type {Record<string, unknown> | undefined} */ (typeof h["jwk"] === "object" ? h["jwk"] : undefined)
+      if (h["typ"] !== "dpop+jwt" || h["alg"] !== "ES256" || jwk === undefined) return refuse("bad header")
+      if ("d" in jwk) return refuse("private key in jwk")
+      if (!verifySignature(decoded, /** @type {import("node:crypto").JsonWebKey} */ (jwk))) {
+        return refuse("bad signature")
+      }
+      if (typeof c["jti"] !== "string" || jtis.has(c["jti"])) return refuse("jti missing or replayed")
+      if (c["htm"] !== r.method) return refuse(`htm ${String(c["htm"])} is not ${r.method}`)
+      if (c["htu"] !== htu) return refuse(`htu ${String(c["htu"])} is not ${htu}`)
+      if (typeof c["iat"] !== "number") return refuse("no iat")
+      if (accessToken !== undefined && c["ath"] !== sha256(accessToken)) return refuse("ath does not match the token")
+      jtis.add(c["jti"])
+      const jkt = thumbprint(jwk)
+      dpopProofs.push({ at, valid: true, claims: c, jkt })
+      return { jkt, nonce: c["nonce"] }
+    }
+
+    /** @param {RecordedRequest} r @param {import("node:http").ServerResponse} res */
+    const echoSecrets = (r, res) => {
+      const f = r.form
+      const basic = r.headers["authorization"]
+      const echoed = [f["assertion"], f["client_assertion"], f["client_secret"], f["subject_token"], basic]
+        .filter((v) => v !== undefined).join(" ")
+      sendJson(res, 400, { error: `invalid_grant ${echoed}`, error_description: echoed })
+    }
+
+    /** @param {RecordedRequest} r @param {import("node:http").ServerResponse} res */
+    const idpToken = (r, res) => {
+      if (options.echoMachineSecrets === true) return echoSecrets(r, res)
+      const f = r.form
+      if (f["grant_type"] !== "urn:ietf:params:oauth:grant-type:token-exchange") {
+        return sendJson(res, 400, { error: "unsupported_grant_type" })
+      }
+      if (
+        f["subject_token"] !== options.idToken ||
+        f["subject_token_type"] !== "urn:ietf:params:oauth:token-type:id_token" ||
+        f["requested_token_type"] !== "urn:ietf:params:oauth:token-type:id-jag" ||
+        f["audience"] !== issuer || f["resource"] === undefined
+      ) {
+        return sendJson(res, 400, { error: "invalid_request" })
+      }
+      const jag = `${next("idjag")}.${randomUUID()}`
+      idJags.set(jag, f["resource"])
+      const answer = {
+        access_token: jag,
+        issued_token_type: "urn:ietf:params:oauth:token-type:id-jag",
+        token_type: "N_A",
+        expires_in: 300
+      }
+      sendJson(res, 200, options.idpAnswer === undefined ? answer : options.idpAnswer(answer))
+    }
+
+    /** @param {RecordedRequest} r @returns {boolean} whether the JWT bearer assertion is one this server accepts */
+    const acceptAssertion = (r) => {
+      const assertion = r.form["assertion"] ?? ""
+      const jagResource = idJags.get(assertion)
+      if (jagResource !== undefined) {
+        idJags.delete(assertion)
+        return jagResource === r.form["resource"]
+      }
+      const decoded = decodeJwt(assertion)
+      if (decoded === undefined || options.assertionKey === undefined) return false
+      const { aud, exp } = decoded.payload
+      return verifySignature(decoded, options.assertionKey) && aud === issuer && typeof exp === "number" &&
+        exp * 1000 > Date.now()
     }
 
     /** @param {RecordedRequest} r @param {import("node:http").ServerResponse} res */
@@ -312,6 +478,7 @@ export const startAuthServer = (options = {}) =>
         res.writeHead(200, { "content-type": "text/html" })
         return res.end("<html><body>Sign in</body></html>")
       }
+      if (options.echoMachineSecrets === true) return echoSecrets(r, res)
       if (
         options.echoClientSecret === true ||
         (options.echoClientSecret === "refresh" && r.form["grant_type"] === "refresh_token")
@@ -325,9 +492,32 @@ export const startAuthServer = (options = {}) =>
       if (options.echoGrantError === true) {
         return sendJson(res, 400, { error: `invalid_grant ${r.form["code"] ?? r.form["refresh_token"] ?? ""}` })
       }
-      const clientId = authenticate(r)
-      if (clientId === undefined) return sendJson(res, 401, { error: "invalid_client" })
       const f = r.form
+      /** @type {string | undefined} */
+      let jkt
+      if (options.dpop === true && r.headers["dpop"] !== undefined) {
+        const proof = checkProof(r, "token", `${asOrigin}/token`, undefined)
+        if ("error" in proof) return sendJson(res, 400, { error: "invalid_dpop_proof" })
+        const wantsNonce = options.dpopNonce === "as" || options.dpopNonce === "both"
+        if (options.dpopAsNonceStuck === true || (wantsNonce && proof.nonce !== AS_NONCE)) {
+          return sendJson(res, 400, { error: "use_dpop_nonce" }, { "dpop-nonce": AS_NONCE })
+        }
+        jkt = proof.jkt
+      }
+      const anonymous = r.headers["authorization"] === undefined && f["client_id"] === undefined &&
+        f["client_assertion"] === undefined
+      const clientId = authenticate(r) ??
+        (anonymous && f["grant_type"] === "urn:ietf:params:oauth:grant-type:jwt-bearer" ? "anonymous" : undefined)
+      if (clientId === undefined) return sendJson(res, 401, { error: "invalid_client" })
+      const machineExtra = { refresh: options.refreshMachineTokens === true, jkt }
+      if (f["grant_type"] === "client_credentials") {
+        if (clientId !== options.machineClient?.clientId) return sendJson(res, 400, { error: "unauthorized_client" })
+        return sendJson(res, 200, issue(f["scope"], f["resource"], clientId, machineExtra))
+      }
+      if (f["grant_type"] === "urn:ietf:params:oauth:grant-type:jwt-bearer") {
+        if (!acceptAssertion(r)) return sendJson(res, 400, { error: "invalid_grant" })
+        return sendJson(res, 200, issue(f["scope"], f["resource"], clientId, machineExtra))
+      }
       if (f["grant_type"] === "authorization_code") {
         const grant = codes.get(f["code"] ?? "")
         codes.delete(f["code"] ?? "")
@@ -336,15 +526,17 @@ export const startAuthServer = (options = {}) =>
         }
         if (s256(f["code_verifier"] ?? "") !== grant.challenge) return sendJson(res, 400, { error: "invalid_grant" })
         if (grant.resource !== f["resource"]) return sendJson(res, 400, { error: "invalid_target" })
-        return sendToken(res, issue(grant.scope, grant.resource, clientId), clientId)
+        return sendToken(res, issue(grant.scope, grant.resource, clientId, { jkt }), clientId)
       }
       if (f["grant_type"] === "refresh_token") {
         const old = refreshTokens.get(f["refresh_token"] ?? "")
         if (options.revokedRefresh === true || old === undefined || old.clientId !== clientId) {
           return sendJson(res, 400, { error: "invalid_grant" })
         }
+        // A DPoP-bound refresh token needs a proof with the same key (RFC 9449 §5).
+        if ("jkt" in old && old.jkt !== jkt) return sendJson(res, 400, { error: "invalid_grant" })
         refreshTokens.delete(f["refresh_token"] ?? "") // rotation: the old one is spent
-        return sendToken(res, issue(old.scope, old.resource, clientId), clientId)
+        return sendToken(res, issue(old.scope, old.resource, clientId, { jkt }), clientId)
       }
       sendJson(res, 400, { error: "unsupported_grant_type" })
     }
@@ -366,9 +558,11 @@ export const startAuthServer = (options = {}) =>
             }"`
           ]
           : []),
-        ...(options.challengeScope === undefined ? [] : [`scope="${options.challengeScope}"`])
+        ...(options.challengeScope === undefined ? [] : [`scope="${options.challengeScope}"`]),
+        ...(options.dpop === true ? [`algs="ES256"`] : [])
       ]
-      return `Bearer ${params.join(", ")}`.trim()
+      const scheme = options.dpop === true && options.bearerChallenge !== true ? "DPoP" : "Bearer"
+      return `${scheme} ${params.join(", ")}`.trim()
     }
 
     /** @type {Map<string, import("node:http").ServerResponse>} */
@@ -424,9 +618,27 @@ export const startAuthServer = (options = {}) =>
     /** @param {RecordedRequest} r @param {import("node:http").ServerResponse} res */
     const protectedResource = (r, res) => {
       const header = r.headers["authorization"]
-      const held = typeof header === "string" && header.startsWith("Bearer ")
-        ? accessTokens.get(header.slice(7))
-        : undefined
+      const scheme = typeof header === "string" ? header.slice(0, header.indexOf(" ")).toLowerCase() : ""
+      const presented = typeof header === "string" ? header.slice(header.indexOf(" ") + 1) : ""
+      const candidate = scheme === "bearer" || scheme === "dpop" ? accessTokens.get(presented) : undefined
+      // A DPoP-bound token is good only with the DPoP scheme and a proof by its key (RFC 9449 §7).
+      let held = candidate
+      if (candidate !== undefined && (candidate.jkt !== undefined || scheme === "dpop")) {
+        const proof = checkProof(r, "mcp", `${origin}${mcpPath}`, presented)
+        const rsNonce = options.dpopNonce === "rs" || options.dpopNonce === "both"
+        if ("error" in proof || scheme !== "dpop" || proof.jkt !== candidate.jkt) {
+          held = undefined
+        } else if (options.dpopNonceStuck === true || (rsNonce && proof.nonce !== rsNonceNow)) {
+          res.writeHead(401, {
+            "www-authenticate": `DPoP error="use_dpop_nonce", algs="ES256"`,
+            "dpop-nonce": rsNonceNow
+          })
+          return res.end()
+        } else if (rsNonce && options.dpopNonceRotate === true) {
+          rsNonceNow = next("rs-nonce")
+          res.setHeader("dpop-nonce", rsNonceNow)
+        }
+      }
       if (held === undefined) {
         res.writeHead(401, { "www-authenticate": challengeFor(mcpPath) })
         return res.end()
@@ -456,7 +668,8 @@ export const startAuthServer = (options = {}) =>
       }
       if (options.echoToken === true && rpc?.method === "tools/call") {
         res.writeHead(500, { "content-type": "text/plain", "www-authenticate": `Bearer error="${header}"` })
-        return res.end(`upstream refused the credentials ${header}`)
+        const proof = typeof r.headers["dpop"] === "string" ? ` with proof ${r.headers["dpop"]}` : ""
+        return res.end(`upstream refused the credentials ${header}${proof}`)
       }
       if (rpc !== undefined) return answerRpc(rpc, res, r)
       sendJson(res, 200, { ok: true, scope: held.scope ?? null })
@@ -549,6 +762,8 @@ export const startAuthServer = (options = {}) =>
         requireScope: (scope) => {
           requiredScope = scope
         },
+        dpopProofs,
+        clientAssertions,
         close: async () => {
           for (const stream of sseSessions.values()) stream.destroy()
           await Promise.all([closeListener(server), asServer === undefined ? undefined : closeListener(asServer)])

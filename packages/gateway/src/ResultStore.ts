@@ -173,6 +173,98 @@ const pageUri = (id: string, page: number) => page === 1 ? `${URI_PREFIX}${id}` 
 const utf8Length = (text: string): number => new TextEncoder().encode(text).length
 
 /**
+ * Where entries are kept: in memory ({@link memory}, the default) or shared (the Redis backing of `SharedState`).
+ * Each call gets `now` (epoch ms by `Clock`); an entry lives `ttlMillis` from when it was put.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Backing {
+  /** Keeps an entry, dropping expired then oldest entries to stay within the bounds. `false`: not kept. */
+  readonly put: (
+    id: string,
+    entry: { readonly text: string; readonly pages: ReadonlyArray<number> },
+    now: number
+  ) => Effect.Effect<boolean>
+  /** Page `page` (1-based) of an entry and its page count; `undefined` when the entry is not kept (or expired). */
+  readonly page: (
+    id: string,
+    page: number,
+    now: number
+  ) => Effect.Effect<{ readonly text: string | undefined; readonly pages: number } | undefined>
+  /** What is kept now. */
+  readonly size: (now: number) => Effect.Effect<{ readonly entries: number; readonly chars: number }>
+}
+
+/**
+ * The bounds a backing keeps: `ttlMillis`, `maxEntries`, `maxChars` (resolved from {@link Options}).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Bounds {
+  readonly ttlMillis: number
+  readonly maxEntries: number
+  readonly maxChars: number
+}
+
+/**
+ * The bounds of `options`, with their defaults.
+ *
+ * @since 0.1.0
+ * @category options
+ */
+export const bounds = (options: Options = {}): Bounds => {
+  const { maxChars, maxEntries, ttlMillis } = resolve(options)
+  return { ttlMillis, maxEntries, maxChars }
+}
+
+/**
+ * Entries in this process's memory.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const memory = (limits: Bounds): Effect.Effect<Backing> =>
+  Effect.map(Ref.make(new Map<string, Entry>()), (entries) => {
+    /** The map without expired entries and, if `incoming` chars must fit, without the oldest ones. */
+    const prune = (map: Map<string, Entry>, now: number, incoming: number): Map<string, Entry> => {
+      const next = new Map([...map].filter(([, entry]) => entry.expiresAt > now))
+      let chars = [...next.values()].reduce((sum, entry) => sum + entry.text.length, 0)
+      const slots = incoming > 0 ? 1 : 0
+      for (const [id, entry] of next) {
+        if (next.size + slots <= limits.maxEntries && chars + incoming <= limits.maxChars) break
+        next.delete(id)
+        chars -= entry.text.length
+      }
+      return next
+    }
+    const backing: Backing = {
+      put: (id, entry, now) =>
+        Ref.update(entries, (map) => {
+          const next = prune(map, now, entry.text.length)
+          next.set(id, { text: entry.text, expiresAt: now + limits.ttlMillis, pages: entry.pages })
+          return next
+        }).pipe(Effect.as(true)),
+      page: (id, page, now) =>
+        Ref.modify(entries, (map) => {
+          const next = prune(map, now, 0)
+          const entry = next.get(id)
+          if (entry === undefined) return [undefined, next] as const
+          const start = entry.pages[page - 1]
+          const text = start === undefined ? undefined : entry.text.slice(start, entry.pages[page] ?? entry.text.length)
+          return [{ text, pages: entry.pages.length }, next] as const
+        }),
+      size: (now) =>
+        Effect.map(Ref.get(entries), (map) => {
+          const live = [...map.values()].filter((entry) => entry.expiresAt > now)
+          return { entries: live.length, chars: live.reduce((sum, entry) => sum + entry.text.length, 0) }
+        })
+    }
+    return backing
+  })
+
+/**
  * Builds the store. Needs `SecureRandom` (`SecureRandom.layerWebCrypto` in an app).
  *
  * @since 0.1.0
@@ -181,22 +273,21 @@ const utf8Length = (text: string): number => new TextEncoder().encode(text).leng
 export const make = Effect.fnUntraced(function*(
   options: Options = {}
 ): Effect.fn.Return<ResultStore["Service"], never, SecureRandom.SecureRandom> {
+  return yield* makeWith(options, yield* memory(bounds(options)))
+})
+
+/**
+ * Builds the store over a backing (see {@link Backing}). Needs `SecureRandom`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const makeWith = Effect.fnUntraced(function*(
+  options: Options,
+  backing: Backing
+): Effect.fn.Return<ResultStore["Service"], never, SecureRandom.SecureRandom> {
   const config = resolve(options)
   const random = yield* SecureRandom.SecureRandom
-  const entries = yield* Ref.make(new Map<string, Entry>())
-
-  /** The map without expired entries and, if `incoming` chars must fit, without the oldest ones. */
-  const prune = (map: Map<string, Entry>, now: number, incoming: number): Map<string, Entry> => {
-    const next = new Map([...map].filter(([, entry]) => entry.expiresAt > now))
-    let chars = [...next.values()].reduce((sum, entry) => sum + entry.text.length, 0)
-    const slots = incoming > 0 ? 1 : 0
-    for (const [id, entry] of next) {
-      if (next.size + slots <= config.maxEntries && chars + incoming <= config.maxChars) break
-      next.delete(id)
-      chars -= entry.text.length
-    }
-    return next
-  }
 
   const spill = Effect.fn("ResultStore.spill")(function*(result: Protocol.CallToolResult) {
     const texts: Array<string> = []
@@ -210,18 +301,17 @@ export const make = Effect.fnUntraced(function*(
     const now = yield* Clock.currentTimeMillis
     const head = text.slice(0, safeCut(text, config.headChars))
     const { structuredContent: _dropped, content: _content, ...rest } = result
-    if (text.length > config.maxChars) {
+    const notKept = (why: string) => {
       const note = `\n\n[mcp-fleet: this result is ${text.length} characters; the first ${head.length} are above. ` +
-        `The rest was not kept: it is larger than the gateway's store (${config.maxChars} characters).]`
+        `The rest was not kept: ${why}.]`
       return { ...rest, content: [{ type: "text", text: head + note }, ...others] }
+    }
+    if (text.length > config.maxChars) {
+      return notKept(`it is larger than the gateway's store (${config.maxChars} characters)`)
     }
     const id = base64url(yield* random.randomBytes(16))
     const pages = pageStarts(text, config.pageChars)
-    yield* Ref.update(entries, (map) => {
-      const next = prune(map, now, text.length)
-      next.set(id, { text, expiresAt: now + config.ttlMillis, pages })
-      return next
-    })
+    if (!(yield* backing.put(id, { text, pages }, now))) return notKept("the gateway's store is unavailable")
     const uri = pageUri(id, 1)
     const minutes = Math.round(config.ttlMillis / 60_000)
     const note = `\n\n[mcp-fleet: this result is ${text.length} characters; the first ${head.length} are above. ` +
@@ -246,19 +336,14 @@ export const make = Effect.fnUntraced(function*(
     const parsed = parse(uri)
     if (parsed instanceof InvalidResultUri) return yield* parsed
     const now = yield* Clock.currentTimeMillis
-    const entry = yield* Ref.modify(entries, (map) => {
-      const next = prune(map, now, 0)
-      return [next.get(parsed.id), next] as const
-    })
-    if (entry === undefined) return yield* new ResultNotFound({ uri, ttlMillis: config.ttlMillis })
-    const pages = entry.pages.length
-    if (parsed.page > pages) {
+    const found = yield* backing.page(parsed.id, parsed.page, now)
+    if (found === undefined) return yield* new ResultNotFound({ uri, ttlMillis: config.ttlMillis })
+    const pages = found.pages
+    if (parsed.page > pages || found.text === undefined) {
       return yield* new InvalidResultUri({ uri, reason: `it has ${pages} page${pages === 1 ? "" : "s"}` })
     }
-    const start = entry.pages[parsed.page - 1]!
-    const end = entry.pages[parsed.page] ?? entry.text.length
     const result: ProtocolFeatures.ReadResourceResult = {
-      contents: [{ uri, mimeType: "text/plain", text: entry.text.slice(start, end) }],
+      contents: [{ uri, mimeType: "text/plain", text: found.text }],
       _meta: {
         "mcp-fleet/page": parsed.page,
         "mcp-fleet/pages": pages,
@@ -268,12 +353,7 @@ export const make = Effect.fnUntraced(function*(
     return result
   })
 
-  const size = Effect.gen(function*() {
-    const now = yield* Clock.currentTimeMillis
-    const map = yield* Ref.get(entries)
-    const live = [...map.values()].filter((entry) => entry.expiresAt > now)
-    return { entries: live.length, chars: live.reduce((sum, entry) => sum + entry.text.length, 0) }
-  })
+  const size = Effect.flatMap(Clock.currentTimeMillis, backing.size)
 
   return ResultStore.of({ spill, read, size })
 })

@@ -1,10 +1,12 @@
 /**
- * `@mcp-fleet/gateway`: the fleet of `@mcp-fleet/manager` served as one MCP server (issue 29). Its modules are
- * exported here as they land.
+ * `@mcp-fleet/gateway`: the fleet of `@mcp-fleet/manager` served as one MCP server (issue 29), over stdio or
+ * Streamable HTTP, to hosts of either protocol era.
  *
  * @since 0.1.0
  */
 
+/** @since 0.1.0 */
+export * as ChangeBus from "./ChangeBus.ts"
 /** @since 0.1.0 */
 export * as GatewayError from "./GatewayError.ts"
 /** @since 0.1.0 */
@@ -22,6 +24,16 @@ export * as ResultStore from "./ResultStore.ts"
 /** @since 0.1.0 */
 export * as SearchMode from "./SearchMode.ts"
 /** @since 0.1.0 */
+export * as SessionKeys from "./SessionKeys.ts"
+/** @since 0.1.0 */
+export * as SessionSeal from "./SessionSeal.ts"
+/** @since 0.1.0 */
+export * as SharedState from "./SharedState.ts"
+/** @since 0.1.0 */
 export * as ToolFilter from "./ToolFilter.ts"
 /** @since 0.1.0 */
 export * as ToolSearch from "./ToolSearch.ts"
+/** @since 0.1.0 */
+export * as McpGateway from "./McpGateway.ts"
+/** @since 0.1.0 */
+export * as GatewayOptions from "./GatewayOptions.ts"

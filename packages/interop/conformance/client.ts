@@ -5,11 +5,16 @@
  * The suite runs `node client.ts <server URL>` with, in the environment, `MCP_CONFORMANCE_SCENARIO`, the
  * `MCP_CONFORMANCE_PROTOCOL_VERSION` of the run, and `MCP_CONFORMANCE_CONTEXT` (JSON scenario data). It exits
  * 0 when it did what the scenario wants, and 1 with the error on stderr when it could not.
+ *
+ * The auth extension scenarios (`auth/client-credentials-*`, `auth/wif-jwt-bearer`,
+ * `auth/enterprise-managed-authorization`, `auth/dpop*`) run the same client with the `McpAuth` of `auth.ts` in its
+ * environment: the HTTP transport then authorizes as a host's would.
  */
 import { NodeHttpClient, NodeRuntime } from "@effect/platform-node"
 import { Elicitation, McpClient } from "@mcp-fleet/transport"
 import type { Tool } from "@mcp-fleet/transport"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
+import { forScenario } from "./auth.ts"
 
 /** The protocol revisions this client speaks. */
 const SUPPORTED = ["2025-06-18", "2025-11-25", "2026-07-28"]
@@ -18,10 +23,16 @@ const url = process.argv.at(-1) ?? ""
 const scenario = process.env["MCP_CONFORMANCE_SCENARIO"] ?? ""
 const protocolVersion = process.env["MCP_CONFORMANCE_PROTOCOL_VERSION"] ?? "2025-11-25"
 
+/** The scenario's data (`MCP_CONFORMANCE_CONTEXT`), as sent. */
+const rawContext = (): Readonly<Record<string, unknown>> => {
+  const parsed: unknown = JSON.parse(process.env["MCP_CONFORMANCE_CONTEXT"] ?? "{}")
+  return typeof parsed === "object" && parsed !== null ? { ...parsed } : {}
+}
+
 /** The scenario's data (`MCP_CONFORMANCE_CONTEXT`): the tool calls it wants made, when it says. */
 const context = (): { readonly toolCalls: ReadonlyArray<{ readonly name: string; readonly arguments: unknown }> } => {
-  const parsed: unknown = JSON.parse(process.env["MCP_CONFORMANCE_CONTEXT"] ?? "{}")
-  const calls = typeof parsed === "object" && parsed !== null && "toolCalls" in parsed ? parsed.toolCalls : undefined
+  const parsed = rawContext()
+  const calls = parsed["toolCalls"]
   return {
     toolCalls: Array.isArray(calls)
       ? calls.flatMap((call: unknown) =>
@@ -143,6 +154,11 @@ const program = Effect.gen(function*() {
   })
   yield* client.awaitReady
   yield* play(client)
-}).pipe(Effect.scoped, Effect.provide(NodeHttpClient.layerUndici))
+}).pipe(
+  Effect.scoped,
+  Effect.provide(
+    Layer.provideMerge(forScenario(scenario, rawContext()) ?? Layer.empty, NodeHttpClient.layerUndici)
+  )
+)
 
 NodeRuntime.runMain(program)

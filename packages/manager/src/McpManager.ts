@@ -38,6 +38,7 @@ import * as Effect from "effect/Effect"
 import * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
+import * as PubSub from "effect/PubSub"
 import type * as Schema from "effect/Schema"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
@@ -147,6 +148,12 @@ export class McpManager extends Context.Service<McpManager, {
   readonly changes: Stream.Stream<StateChange>
   /** The whole health snapshot, now and after every change; a slow reader skips to the latest snapshot. */
   readonly snapshots: Stream.Stream<ReadonlyArray<ServerHealth>>
+  /**
+   * The name of a server each time its resources, resource templates or prompts were listed (again), from the moment
+   * the stream is run: what `resources()`, `resourceTemplates()` and `prompts()` return may have changed. Bounded: a
+   * slow reader loses the oldest names.
+   */
+  readonly catalogChanges: Stream.Stream<string>
 }>()("@mcp-fleet/manager/McpManager") {}
 
 /**
@@ -193,7 +200,13 @@ export const make = Effect.fnUntraced(function*(
   const telemetry = yield* Telemetry.McpTelemetry
   const metrics = telemetry.enabled ? Metrics.make(yield* Effect.context<never>()) : undefined
   const ledger = yield* Ledger.make(options, Object.entries(input.servers), metrics)
-  const catalog = Catalog.make(ledger.touch)
+  // Each listing of a server's resources, templates or prompts: its status line may change (`touch`), and
+  // `catalogChanges` says so.
+  const listed = yield* PubSub.sliding<string>(64)
+  const catalog = Catalog.make((name) => {
+    ledger.touch(name)
+    PubSub.publishUnsafe(listed, name)
+  })
   const supervisor = yield* Supervisor.make({ ledger, options, scope: connections, spawner, http, catalog, auth })
   yield* Effect.forEach(ledger.names(), supervisor.start, { concurrency: "unbounded", discard: true })
   yield* Effect.addFinalizer(() => Effect.andThen(supervisor.drain("graceful"), ledger.flush))
@@ -377,7 +390,8 @@ export const make = Effect.fnUntraced(function*(
     }),
     forceClose: supervisor.drain("force"),
     changes: ledger.changes,
-    snapshots: ledger.snapshots.pipe(Stream.map((all) => catalog.annotate(all, readyConnOf)))
+    snapshots: ledger.snapshots.pipe(Stream.map((all) => catalog.annotate(all, readyConnOf))),
+    catalogChanges: Stream.fromPubSub(listed)
   }
   return manager
 })

@@ -1,6 +1,6 @@
 /**
- * Finds fake MCP server processes that are still running, kills them, and reports them as a typed
- * error. The vitest `globalSetup` in `test/leakGuard.globalSetup.ts` runs {@link check} when a test run
+ * Finds fake MCP server processes (and the test daemons of `Daemons`: redis-server, haproxy) that are still
+ * running, kills them, and reports them as a typed error. The vitest `globalSetup` in `test/leakGuard.globalSetup.ts` runs {@link check} when a test run
  * ends, so a test that leaves a server (or an `npx`-like grandchild) behind fails the run.
  *
  * It reads the process table with `ps -ww -eo pid=,args=` through the `ChildProcessSpawner`
@@ -19,6 +19,7 @@
  */
 import { Effect } from "effect"
 import { ChildProcess, ChildProcessSpawner } from "effect/process"
+import { marker as daemonMarker } from "./Daemons.ts"
 import * as FakeHttpServer from "./FakeHttpServer.ts"
 import * as FakeServer from "./FakeServer.ts"
 import { LeakedProcesses, type ProcessEntry, ProcessScanFailed } from "./TestingError.ts"
@@ -66,13 +67,13 @@ export const parsePs = (output: string): ReadonlyArray<ProcessEntry> => {
  */
 export const isFakeServer = (entry: ProcessEntry, options: Options = {}): boolean => {
   const paths = options.serverPath === undefined
-    ? [FakeServer.serverPath, FakeHttpServer.serverPath]
+    ? [FakeServer.serverPath, FakeHttpServer.serverPath, daemonMarker]
     : [options.serverPath]
   if (!paths.some((path) => entry.args.includes(path))) return false
   if (options.runId === undefined) return true
-  const words = entry.args.split(/\s+/)
-  const runTokens = words.filter((w) => w.startsWith("run-id="))
-  return runTokens.length === 0 || runTokens.includes(`run-id=${options.runId}`)
+  // `run-id=<id>` as a word, or inside one (a daemon carries `<marker>/run-id=<id>`).
+  const runIds = [...entry.args.matchAll(/(?:^|[\s/])run-id=([^\s/]+)/g)].map((match) => match[1])
+  return runIds.length === 0 || runIds.includes(options.runId)
 }
 
 /**

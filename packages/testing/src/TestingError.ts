@@ -87,3 +87,19 @@ export class ImportFailed extends Schema.TaggedError<ImportFailed>()("ImportFail
     return `Importing ${this.specifier} in a fresh process failed: ${this.reason}.`
   }
 }
+
+/**
+ * A real daemon (`redis-server`, `haproxy`) could not be started: not installed, or it exited before it was ready
+ * (the reason holds its last output lines).
+ *
+ * @since 0.3.0
+ * @category errors
+ */
+export class DaemonFailed extends Schema.TaggedError<DaemonFailed>()("DaemonFailed", {
+  daemon: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `${this.daemon} could not be started: ${this.reason}.`
+  }
+}

@@ -32,4 +32,7 @@ export * as FakeHttpServer from "./FakeHttpServer.ts"
 export * as LoadedModules from "./LoadedModules.ts"
 
 /** @since 0.3.0 */
+export * as Daemons from "./Daemons.ts"
+
+/** @since 0.3.0 */
 export * as Sleeps from "./Sleeps.ts"

@@ -2,6 +2,7 @@ import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
+import * as Daemons from "../src/Daemons.ts"
 import * as FakeHttpServer from "../src/FakeHttpServer.ts"
 import * as FakeServer from "../src/FakeServer.ts"
 import * as LeakGuard from "../src/LeakGuard.ts"
@@ -49,6 +50,18 @@ describe("LeakGuard", () => {
       assert.isFalse(LeakGuard.isFakeServer(entry(`node ${http} reply=sse run-id=r2`), { runId: "r1" }))
       assert.isTrue(LeakGuard.isFakeServer(entry(`node ${FakeServer.serverPath} plain`), { runId: "r1" }))
       assert.isFalse(LeakGuard.isFakeServer(entry(`node ${http} plain`), { serverPath: FakeServer.serverPath }))
+    }))
+
+  it.effect("isFakeServer matches the test daemons (redis-server, haproxy) of this run", () =>
+    Effect.sync(() => {
+      const entry = (args: string) => ({ pid: 1, args })
+      const redis = (run: string) => `redis-server 127.0.0.1:40001 ${Daemons.marker} run-id=${run}`
+      const haproxy = (run: string) => `haproxy -W -db -f /tmp/h.cfg -L ${Daemons.marker}/run-id=${run}`
+      assert.isTrue(LeakGuard.isFakeServer(entry(redis("r1")), { runId: "r1" }))
+      assert.isFalse(LeakGuard.isFakeServer(entry(redis("r2")), { runId: "r1" }))
+      assert.isTrue(LeakGuard.isFakeServer(entry(haproxy("r1")), { runId: "r1" }))
+      assert.isFalse(LeakGuard.isFakeServer(entry(haproxy("r2")), { runId: "r1" }))
+      assert.isFalse(LeakGuard.isFakeServer(entry("redis-server 127.0.0.1:6379"), { runId: "r1" }))
     }))
 
   it.live("scan finds a running fake server and its grandchild", () =>

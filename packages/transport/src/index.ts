@@ -55,3 +55,5 @@ export * as Capabilities from "./session/Capabilities.ts"
 export * as ProcessTree from "./ProcessTree.ts"
 /** @since 0.4.0 */
 export * as StderrLine from "./StderrLine.ts"
+/** @since 0.4.0 */
+export * as Wire from "./Wire.ts"

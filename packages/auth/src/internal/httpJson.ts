@@ -25,6 +25,8 @@ export interface JsonReply {
   readonly body: Option.Option<unknown>
   /** The body was longer than `MAX_BODY_BYTES` (and was not read further). */
   readonly oversize: boolean
+  /** The `DPoP-Nonce` header (RFC 9449 §8), when the server sent one. */
+  readonly dpopNonce: string | undefined
 }
 
 /** The exchange did not complete: `reason` finishes the sentence "the endpoint …". */
@@ -71,7 +73,8 @@ export const exchangeJson = (
       status: response.status,
       contentType,
       body: Option.flatMap(text, parseJson),
-      oversize: Option.isNone(text)
+      oversize: Option.isNone(text),
+      dpopNonce: response.headers["dpop-nonce"]
     }
   }).pipe(
     Effect.scoped,

@@ -41,6 +41,7 @@ import * as DurationText from "../DurationText.ts"
 import * as FleetConfig from "../FleetConfig.ts"
 import * as LoopbackPrompt from "../LoopbackPrompt.ts"
 import * as OutputScrub from "../OutputScrub.ts"
+import * as ServerAuth from "../ServerAuth.ts"
 
 /**
  * Every way an `auth` command can fail.
@@ -147,15 +148,23 @@ const login = Command.make(
     const result = yield* Effect.scoped(Effect.gen(function*() {
       const store = yield* TokenStore.TokenStore
       yield* store.removeTokens(CliAuth.resourceKey(url))
-      const loopback = yield* LoopbackPrompt.make({
+      // A machine grant (the entry's auth settings) gets its token with nobody at a browser: no listener.
+      const loopback = ServerAuth.isMachine(entry.auth) ? undefined : yield* LoopbackPrompt.make({
         timeout,
         show: (link) =>
           Console.error(`mcp-fleet: to authorize ${JSON.stringify(name)}, open this URL in a browser:\n  ${link}`),
         open: opener(env["BROWSER"], yield* ChildProcessSpawner.ChildProcessSpawner, yield* Scope.Scope)
       })
-      const auth = yield* McpAuth.make({ clientName: CliAuth.CLIENT_NAME, redirectUri: loopback.redirectUri }).pipe(
-        Effect.provideService(AuthorizationPrompt.AuthorizationPrompt, loopback.prompt)
-      )
+      const interactive = { clientName: CliAuth.CLIENT_NAME, redirectUri: loopback?.redirectUri ?? "http://127.0.0.1/" }
+      const auth = yield* (entry.auth === undefined
+        ? McpAuth.make(interactive)
+        : ServerAuth.make(entry.auth, interactive)).pipe(
+          Effect.provide(
+            loopback === undefined
+              ? AuthorizationPrompt.layerUnavailable("a machine grant needs no browser")
+              : Layer.succeed(AuthorizationPrompt.AuthorizationPrompt, loopback.prompt)
+          )
+        )
       const client = yield* McpClient.http({
         url,
         headers: entry.headers,

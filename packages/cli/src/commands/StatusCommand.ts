@@ -105,7 +105,8 @@ export const command: Command.Command<
           Effect.all([Watch.run(manager), FleetConfig.follow(config, manager, { servers })], {
             concurrency: "unbounded",
             discard: true
-          })
+          }),
+        file.remote
       )
     }
     const target = { _tag: "All" } as const

@@ -39,7 +39,8 @@ export const REMOTE_KEYS: ReadonlyArray<string> = [
   "disabled",
   "timeout",
   "curated",
-  "requestTimeoutMs"
+  "requestTimeoutMs",
+  "auth"
 ]
 
 /**

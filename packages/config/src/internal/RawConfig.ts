@@ -11,6 +11,7 @@ import * as ConfigError from "../ConfigError.ts"
 import * as ConfigWarning from "../ConfigWarning.ts"
 import * as JsonPath from "./JsonPath.ts"
 import * as KnownKeys from "./KnownKeys.ts"
+import { checkKeys, RawRemoteAuth } from "./ResolveAuth.ts"
 
 const NonEmptyString = Schema.String.check(Schema.isNonEmpty({ message: "expected a non-empty string" }))
 
@@ -64,7 +65,8 @@ export const RawRemoteEntry = Schema.Struct({
   disabled: Schema.optionalKey(Schema.Boolean),
   timeout: Schema.optionalKey(Schema.Finite),
   curated: Schema.optionalKey(Schema.Array(Schema.String)),
-  requestTimeoutMs: Schema.optionalKey(Schema.Finite)
+  requestTimeoutMs: Schema.optionalKey(Schema.Finite),
+  auth: Schema.optionalKey(RawRemoteAuth)
 })
 
 /**
@@ -180,6 +182,7 @@ export const decodeServers = (
         entries.push({ kind, name, raw })
       } else {
         const raw = yield* Schema.decodeUnknownEffect(RawRemoteEntry)(entry).pipe(Effect.mapError(decodeIssue(name)))
+        if (isRecord(entry)) yield* checkKeys(entry["auth"], [key, name, "auth"], path)
         entries.push({ kind, name, raw })
       }
       const known = kind === "stdio" ? KnownKeys.STDIO_KEYS : KnownKeys.REMOTE_KEYS

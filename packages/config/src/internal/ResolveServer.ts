@@ -13,6 +13,7 @@ import * as EnvExpansion from "../EnvExpansion.ts"
 import type { RemoteEntry, ServerEntry } from "../McpConfig.ts"
 import * as JsonPath from "./JsonPath.ts"
 import type { RawRemoteEntry, RawServerEntry, ServersKey } from "./RawConfig.ts"
+import { resolveAuth } from "./ResolveAuth.ts"
 
 /** A variable name a child process can receive: non-empty, no `=`, no NUL. */
 const ENV_NAME = /^[^=\0]+$/
@@ -200,6 +201,12 @@ export const resolveRemote = (
     const expand = expander(name, context)
     const url = yield* expand(raw.url, "url")
     const headers = yield* redactedRecord(name, "headers", raw.headers, context, expand)
+    const auth = raw.auth === undefined ? undefined : yield* resolveAuth(raw.auth, {
+      path: context.path,
+      at: [context.key, name, "auth"],
+      expand,
+      relative: (file) => relativeToConfig(context.path, file)
+    })
     const entry: RemoteEntry = {
       name,
       transport: raw.type === "sse" ? "sse" : "http",
@@ -207,7 +214,8 @@ export const resolveRemote = (
       headers,
       disabled: raw.disabled ?? false,
       curated: raw.curated ?? [],
-      ...requestTimeout(raw)
+      ...requestTimeout(raw),
+      ...(auth === undefined ? {} : { auth })
     }
     return entry
   })

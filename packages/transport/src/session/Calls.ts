@@ -79,7 +79,12 @@ export const make = (context: Context): Calls => {
 
   const request = (method: string, params?: unknown, options?: FeatureOptions) =>
     Progress.run(options, (hooks) => {
-      const settings = { timeoutMs: timeoutOf(options), cancellable: true, progress: hooks }
+      const settings = {
+        timeoutMs: timeoutOf(options),
+        cancellable: true,
+        progress: hooks,
+        inputRequired: options?.inputRequired
+      }
       return context.era().request(method, params, settings)
     })
 

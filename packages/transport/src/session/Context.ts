@@ -36,6 +36,12 @@ import type { ProgressOptions } from "./Progress.ts"
 export interface FeatureOptions extends ProgressOptions {
   /** This call's own deadline; the effective one is the smaller of this and the client's `requestTimeout`. */
   readonly timeout?: Duration.Input | undefined
+  /**
+   * 2026-07-28: what becomes of a result that asks for input (`resultType: "input_required"`). `answer` (the
+   * default): the client's handlers answer it and the request is sent again until it completes. `return`: the result
+   * is returned as it came, for a caller that relays the round to someone else (a gateway relays it to its host).
+   */
+  readonly inputRequired?: "answer" | "return" | undefined
 }
 
 /**

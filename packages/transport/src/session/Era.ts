@@ -33,7 +33,10 @@ import * as ModernRequest from "./ModernRequest.ts"
 import type * as Mrtr from "./Mrtr.ts"
 
 /** One request's settings, as the calls give them. */
-export type Settings = Pick<RequestOptions, "timeoutMs" | "cancellable" | "progress">
+export type Settings = Pick<RequestOptions, "timeoutMs" | "cancellable" | "progress"> & {
+  /** 2026-07-28: `return` hands an `input_required` result back as it came (a gateway relays it); default `answer`. */
+  readonly inputRequired?: "answer" | "return" | undefined
+}
 
 /** A check `tools/list` applies to each listed tool (the reason it is skipped), and what follows a whole list. */
 export interface ToolCheck {

@@ -52,7 +52,13 @@ export const make = (config: Config) =>
   protocolVersion: string,
   method: string,
   params: unknown,
-  options: { readonly timeoutMs: number; readonly cancellable: boolean; readonly progress?: ProgressHooks | undefined }
+  options: {
+    readonly timeoutMs: number
+    readonly cancellable: boolean
+    readonly progress?: ProgressHooks | undefined
+    /** `return`: an `input_required` result is the answer (the caller relays the round); default `answer`. */
+    readonly inputRequired?: "answer" | "return" | undefined
+  }
 ): Effect.Effect<unknown, RequestError> => {
   const { server } = config
   if (REMOVED.has(method)) return Effect.fail(new NotInEra({ server, method, protocolVersion }))
@@ -100,7 +106,7 @@ export const make = (config: Config) =>
     })
   }
 
-  if (!mayAskInput) return once(params)
+  if (!mayAskInput || options.inputRequired === "return") return once(params)
   return Mrtr.run({
     server,
     method,

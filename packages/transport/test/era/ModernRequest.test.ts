@@ -105,6 +105,26 @@ const accept = (method: string, params: unknown) =>
   Effect.succeed({ action: "accept", content: { method, message: (params as { message?: string }).message } })
 
 describe("MRTR (input_required)", () => {
+  it.effect("inputRequired: \"return\" relays the round as it came: one request, no handler asked", () =>
+    fresh(Effect.gen(function*() {
+      let asked = 0
+      const { client, sent } = yield* session(asking(2, true), {
+        capabilities: { elicitation: {} },
+        answerInput: (method, params) => Effect.sync(() => asked++).pipe(Effect.andThen(accept(method, params)))
+      })
+      yield* client.awaitReady
+      const raw = yield* client.request("tools/call", { name: "t", arguments: {} }, { inputRequired: "return" })
+      assert.deepStrictEqual(raw, {
+        resultType: "input_required",
+        inputRequests: {
+          ask0: { method: "elicitation/create", params: { message: "sure?", requestedSchema: { type: "object" } } }
+        },
+        requestState: state_(1)
+      })
+      assert.strictEqual(asked, 0)
+      assert.strictEqual(sent.filter((s) => s.method === "tools/call").length, 1)
+    })))
+
   it.effect("fulfilled through the handler; the retry has a new id, inputResponses and requestState byte-for-byte", () =>
     fresh(Effect.gen(function*() {
       const { client, sent } = yield* session(asking(2, true), {

@@ -80,4 +80,48 @@ describe("cacheScope (issue 24)", () => {
       assert.deepStrictEqual(yield* tools, ["for Bearer bob-token"])
       assert.lengthOf(peer.calls("tools/list"), 2)
     }).pipe(Effect.scoped, Effect.provide(NodeHttpClient.layerUndici)))
+
+  it.effect("a DPoP proof, made afresh for every request, is not a new authorization context (issue 28)", () =>
+    Effect.gen(function*() {
+      const peer = yield* HttpPeer.serve((request, res) => {
+        const message = request.message
+        if (message === undefined) return HttpPeer.json(res, {}, 405)
+        if (message.id === undefined) return HttpPeer.json(res, {}, 202)
+        if (message.method === "initialize") {
+          return HttpPeer.json(
+            res,
+            HttpPeer.result(message.id, {
+              protocolVersion: "2025-11-25",
+              capabilities: { tools: {} },
+              serverInfo: { name: "peer", version: "1" }
+            })
+          )
+        }
+        return HttpPeer.json(
+          res,
+          HttpPeer.result(message.id, {
+            tools: [{ name: "t", inputSchema: { type: "object" } }],
+            ttlMs: 60_000,
+            cacheScope: "private"
+          })
+        )
+      })
+      let proofs = 0
+      const dpop: McpAuth.McpAuth["Service"] = {
+        headers: () =>
+          Effect.sync(() => ({
+            authorization: Redacted.make("DPoP the-token"),
+            dpop: Redacted.make(`proof-${++proofs}`)
+          })),
+        onChallenge: () => Effect.void,
+        onSuccess: () => Effect.void
+      }
+      const client = yield* McpClient.make({ url: peer.url }).pipe(Effect.provideService(McpAuth.McpAuth, dpop))
+      yield* client.awaitReady
+      yield* client.listTools()
+      yield* client.listTools()
+      yield* client.listTools()
+      assert.isAbove(proofs, 2)
+      assert.lengthOf(peer.calls("tools/list"), 1, "the same token, another proof: the list from the cache")
+    }).pipe(Effect.scoped, Effect.provide(NodeHttpClient.layerUndici)))
 })

@@ -4,6 +4,7 @@
  *
  * @internal
  */
+import * as Dpop from "@mcp-fleet/auth/Dpop"
 import * as McpAuth from "@mcp-fleet/auth/McpAuth"
 import * as WwwAuthenticate from "@mcp-fleet/auth/WwwAuthenticate"
 import * as Effect from "effect/Effect"
@@ -88,9 +89,13 @@ const executeOnce = (
   return loop(url, 0)
 }
 
-/** A set of `McpAuth` credentials as one text, to see when they change: compared, never shown. */
-const identityOf = (headers: Readonly<Record<string, Redacted.Redacted<string>>>): string =>
-  Object.entries(headers).map(([name, value]) => `${name.toLowerCase()}: ${Redacted.value(value)}`).sort().join("\n")
+/**
+ * A set of `McpAuth` credentials as one text, to see when they change: compared, never shown. A DPoP proof is not
+ * part of it: it is made afresh for every request (new `jti`), while the credentials stay the same.
+ */
+export const identityOf = (headers: Readonly<Record<string, Redacted.Redacted<string>>>): string =>
+  Object.entries(headers).filter(([name]) => name.toLowerCase() !== "dpop")
+    .map(([name, value]) => `${name.toLowerCase()}: ${Redacted.value(value)}`).sort().join("\n")
 
 /**
  * With `McpAuth` in the context: an effect that reads the credentials it would put on a request to `url` now (as
@@ -112,11 +117,13 @@ const MAX_CHALLENGES = 2
 const sentCredentials = new WeakMap<HttpClientResponse.HttpClientResponse, ReadonlyArray<string>>()
 
 /** A 401, or a 403 that asks for more scope (any other 403 is a refusal that authorization cannot change). */
-const isChallenge = (response: HttpClientResponse.HttpClientResponse): boolean =>
-  response.status === 401 ||
-  (response.status === 403 &&
-    Option.getOrUndefined(WwwAuthenticate.bearer(response.headers["www-authenticate"]))?.error ===
-      "insufficient_scope")
+const isChallenge = (response: HttpClientResponse.HttpClientResponse): boolean => {
+  if (response.status === 401) return true
+  if (response.status !== 403) return false
+  const header = response.headers["www-authenticate"]
+  return (Option.getOrUndefined(WwwAuthenticate.bearer(header)) ?? Option.getOrUndefined(Dpop.challenge(header)))
+    ?.error === "insufficient_scope"
+}
 
 /**
  * Sends `build(url)` and follows redirects while they stay on the origin of `url` (see `executeOnce`). When the
@@ -155,9 +162,11 @@ export const execute = (
     if (Option.isNone(found)) return yield* executeOnce(client, url, build, who)
     const auth = found.value
     const server = credentials.href
+    // A DPoP proof names the request's method and URL (the URL it goes to, not the server whose credentials it carries).
+    const target = { method: build(url).method, url: url.href }
     const send = Effect.gen(function*() {
       phases?.authorizing()
-      const headers = yield* auth.headers(server)
+      const headers = yield* auth.headers(server, target)
       phases?.sent()
       phases?.credentials?.(identityOf(headers))
       const sent = Object.values(headers).flatMap((value) => {
@@ -179,7 +188,11 @@ export const execute = (
     for (let challenges = 0; challenges < MAX_CHALLENGES && isChallenge(response); challenges++) {
       const status = response.status
       phases?.authorizing()
-      yield* auth.onChallenge(server, { status, wwwAuthenticate: response.headers["www-authenticate"] }).pipe(
+      yield* auth.onChallenge(server, {
+        status,
+        wwwAuthenticate: response.headers["www-authenticate"],
+        dpopNonce: response.headers["dpop-nonce"]
+      }).pipe(
         Effect.mapError((error) => new AuthorizationRequired({ ...who, status, reason: error.reason }))
       )
       response = yield* send
@@ -191,7 +204,7 @@ export const execute = (
         reason: `the server still answers HTTP ${response.status} after ${MAX_CHALLENGES} authorizations.`
       })
     }
-    if (response.status < 400) yield* auth.onSuccess(server)
+    if (response.status < 400) yield* auth.onSuccess(server, { dpopNonce: response.headers["dpop-nonce"] })
     return response
   })
 

@@ -1,0 +1,229 @@
+/**
+ * `mcp-fleet serve [--config F] [--stdio | --http 127.0.0.1:7331] [--profile P] [--token-env VAR]`: the config
+ * file's servers as one MCP server (`@mcp-fleet/gateway`), for any host.
+ *
+ * Over stdio (the default: `{"command": "mcp-fleet", "args": ["serve"]}` in a host's config) it serves the one
+ * host on stdin and stdout and ends when stdin ends. Over HTTP it serves every host at `http://ADDR/mcp` (and
+ * `/mcp/<profile>`, `/healthz`, `/readyz`) until Ctrl-C or SIGTERM, then stops taking calls, drains the ones in flight
+ * and shuts the servers down; once listening it prints `{"url": …}` on stdout. The address is 127.0.0.1 unless one is
+ * given. Either way the config file is followed: an edit is applied to the running fleet and hosts are told what
+ * changed. Logs and diagnostics go to stderr.
+ *
+ * @since 0.1.0
+ */
+import type { ConfigError, McpConfig } from "@mcp-fleet/config"
+import { McpGateway, Profiles } from "@mcp-fleet/gateway"
+import { McpManager } from "@mcp-fleet/manager"
+import * as Command from "effect/cli/Command"
+import * as Flag from "effect/cli/Flag"
+import * as Console from "effect/Console"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as HttpServer from "effect/http/HttpServer"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import type * as Path from "effect/Path"
+import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import type * as Stdio from "effect/Stdio"
+import { CliEnvironment } from "../CliEnvironment.ts"
+import * as CliFlags from "../CliFlags.ts"
+import * as Diagnostics from "../Diagnostics.ts"
+import * as FleetConfig from "../FleetConfig.ts"
+import * as OneShot from "../OneShot.ts"
+import * as RemoteHttp from "../RemoteHttp.ts"
+
+/**
+ * The parsed flags of `serve`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Input {
+  readonly config: string
+  readonly stdio: boolean
+  readonly http: Option.Option<string>
+  readonly profile: Option.Option<string>
+  readonly tokenEnv: Option.Option<string>
+  readonly prefix: "always" | "conditional" | "never"
+  readonly profiles: Option.Option<string>
+  readonly verbose: boolean
+}
+
+/**
+ * `serve` could not start: bad flags, or the address cannot be listened on.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ServeFailed extends Schema.TaggedError<ServeFailed>()("ServeFailed", { reason: Schema.String }) {
+  override get message(): string {
+    return `mcp-fleet serve cannot start: ${this.reason}.`
+  }
+}
+
+/**
+ * Every way `serve` can fail.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ServeError = ConfigError.ConfigError | ServeFailed
+
+/** The default HTTP address. */
+const DEFAULT_ADDRESS = "127.0.0.1:7331"
+
+/** `host:port` (IPv6 in brackets), or why not. */
+const parseAddress = (text: string): { readonly host: string; readonly port: number } | string => {
+  const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(text.trim())
+  const port = match === null ? Number.NaN : Number(match[2])
+  if (match === null || !Number.isInteger(port) || port > 65535) {
+    return `--http needs HOST:PORT, such as ${DEFAULT_ADDRESS} (got ${JSON.stringify(text)})`
+  }
+  const host = match[1]!
+  return { host: host.startsWith("[") ? host.slice(1, -1) : host, port }
+}
+
+/** Serves over HTTP until interrupted; prints the URL once listening. */
+const serveHttp = (address: { readonly host: string; readonly port: number }) =>
+  Effect.gen(function*() {
+    // `node:http` is imported by `serve --http` only, not with the CLI (its facade loads undici: see LoopbackPrompt).
+    const [NodeHttpServer, { createServer }] = yield* Effect.promise(() =>
+      Promise.all([import("@effect/platform-node/NodeHttpServer"), import("node:http")])
+    )
+    // Slow clients are cut off: headers within 15 s, a whole request body within 60 s (Node's timers).
+    const server = yield* Layer.build(
+      NodeHttpServer.layer(
+        () => createServer({ headersTimeout: 15_000, requestTimeout: 60_000, connectionsCheckingInterval: 5_000 }),
+        address
+      )
+    ).pipe(Effect.mapError((error) =>
+      new ServeFailed({ reason: `cannot listen on ${address.host}:${address.port}: ${error.message}` })
+    ))
+    yield* Layer.build(McpGateway.layerHttp()).pipe(Effect.provide(server))
+    const bound = Context.get(server, HttpServer.HttpServer).address
+    const port = "port" in bound ? bound.port : address.port
+    const host = address.host.includes(":") ? `[${address.host}]` : address.host
+    const url = `http://${host}:${port}/mcp`
+    yield* Console.log(JSON.stringify({ url }))
+    yield* Console.error(`mcp-fleet serve: listening on ${url} (Ctrl-C to stop)`)
+    return yield* Effect.never
+  })
+
+/** The `--profiles` file, decoded (every problem with its path). */
+const readProfiles = (path: string) =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const text = yield* fs.readFileString(path).pipe(
+      Effect.mapError((error) => new ServeFailed({ reason: `--profiles ${path} cannot be read: ${error.message}` }))
+    )
+    const json = yield* Effect.try({
+      try: (): unknown => JSON.parse(text),
+      catch: () => new ServeFailed({ reason: `--profiles ${path} is not JSON` })
+    })
+    return yield* Profiles.decode(json).pipe(
+      Effect.mapError((error) => new ServeFailed({ reason: `--profiles ${path}: ${error.message}` }))
+    )
+  })
+
+/**
+ * The `serve` command.
+ *
+ * @since 0.1.0
+ * @category commands
+ */
+export const command: Command.Command<
+  "serve",
+  Input,
+  {},
+  ServeError,
+  CliEnvironment | FileSystem.FileSystem | Path.Path | ChildProcessSpawner.ChildProcessSpawner | Stdio.Stdio
+> = Command.make(
+  "serve",
+  {
+    config: CliFlags.config,
+    stdio: Flag.Boolean("stdio").pipe(
+      Flag.withDescription("Serve one host on stdin and stdout (the default)."),
+      Flag.withDefault(false)
+    ),
+    http: Flag.String("http").pipe(
+      Flag.withMetavar("HOST:PORT"),
+      Flag.withDescription(
+        `Serve every host over Streamable HTTP at http://HOST:PORT/mcp (use ${DEFAULT_ADDRESS}; port 0 picks a free one).`
+      ),
+      Flag.optional
+    ),
+    profile: Flag.String("profile").pipe(
+      Flag.withMetavar("NAME"),
+      Flag.withDescription("Over stdio, expose only this profile's servers."),
+      Flag.optional
+    ),
+    tokenEnv: Flag.String("token-env").pipe(
+      Flag.withMetavar("VAR"),
+      Flag.withDescription(
+        "Over HTTP, require `Authorization: Bearer <token>`, the token read from this environment variable (never printed)."
+      ),
+      Flag.optional
+    ),
+    prefix: Flag.Literals("prefix", ["always", "conditional", "never"]).pipe(
+      Flag.withDescription(
+        "How tool and prompt names are namespaced: always server__tool (the default), conditional (only a name several servers offer), never."
+      ),
+      Flag.withDefault("always" as const)
+    ),
+    profiles: Flag.String("profiles").pipe(
+      Flag.withMetavar("FILE"),
+      Flag.withDescription(
+        "A JSON file of tool filters and named profiles (servers, allow/deny globs, readOnly, pinned tools, search mode); hosts pick a profile with /mcp/<profile> or --profile."
+      ),
+      Flag.optional
+    ),
+    verbose: CliFlags.verbose
+  },
+  Effect.fn("mcp-fleet serve")(function*(input) {
+    if (input.stdio && Option.isSome(input.http)) {
+      return yield* new ServeFailed({ reason: "--stdio and --http cannot both be given" })
+    }
+    const address = Option.isSome(input.http) ? parseAddress(input.http.value) : undefined
+    if (typeof address === "string") return yield* new ServeFailed({ reason: address })
+    const { env } = yield* CliEnvironment
+    const tokens: Array<Redacted.Redacted<string>> = []
+    if (Option.isSome(input.tokenEnv)) {
+      const value = env[input.tokenEnv.value]
+      if (value === undefined || value.trim() === "") {
+        return yield* new ServeFailed({ reason: `--token-env ${input.tokenEnv.value}: that variable is not set` })
+      }
+      tokens.push(Redacted.make(value.trim()))
+    }
+    const profiles = Option.isNone(input.profiles) ? {} : yield* readProfiles(input.profiles.value)
+    const profile = Option.getOrUndefined(input.profile)
+    if (profile !== undefined && profiles.profiles?.[profile] === undefined) {
+      return yield* new ServeFailed({ reason: `--profile ${profile}: no such profile in the --profiles file` })
+    }
+    const file = yield* FleetConfig.load(input.config)
+    const diagnostics = Diagnostics.make({ verbose: input.verbose })
+    // Long-running: the manager's own reconnection policy, as `status --watch` uses.
+    const options = { ...OneShot.managerOptions(file, diagnostics), reconnect: undefined }
+    const servers = (edited: McpConfig.McpConfig) => OneShot.managerOptions(edited, diagnostics).servers
+    const program = Effect.gen(function*() {
+      const manager = yield* McpManager.McpManager
+      yield* Effect.forkScoped(FleetConfig.follow(input.config, manager, { servers }))
+      if (address === undefined) {
+        yield* McpGateway.serveStdio({ profile })
+        return
+      }
+      yield* serveHttp(address)
+    })
+    yield* program.pipe(
+      Effect.scoped,
+      Effect.provide(McpGateway.layerFleet(options, { tokens, prefix: input.prefix, profiles })),
+      RemoteHttp.whenRemote(options)
+    )
+  })
+).pipe(
+  Command.withDescription(
+    "Serve the config file's servers as one MCP server, over stdio (the default) or Streamable HTTP, to any MCP host."
+  )
+)

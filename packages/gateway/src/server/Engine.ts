@@ -1,0 +1,890 @@
+/**
+ * The gateway's engine, under either front (stdio, HTTP) and either era: the surface kept up to date from the
+ * manager, each host method served against it, upstream notifications fanned out, resource subscriptions shared.
+ *
+ * Fronts hand it exchanges (one request of one host) and the notifications and responses hosts send; it never sees
+ * a byte of transport.
+ *
+ * @internal
+ */
+import type { McpManager, ServerHealth } from "@mcp-fleet/manager"
+import { StatusText } from "@mcp-fleet/manager"
+import type { Features, McpClient, ProtocolFeatures } from "@mcp-fleet/transport"
+import { McpError, Protocol } from "@mcp-fleet/transport"
+import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as Option from "effect/Option"
+import * as PubSub from "effect/PubSub"
+import * as Schema from "effect/Schema"
+import * as Scope from "effect/Scope"
+import * as Semaphore from "effect/Semaphore"
+import * as Stream from "effect/Stream"
+import type { Resolved } from "../GatewayOptions.ts"
+import * as HostLimits from "../HostLimits.ts"
+import * as ListChanges from "../ListChanges.ts"
+import * as Profiles from "../Profiles.ts"
+import * as ResourceRoutes from "../ResourceRoutes.ts"
+import * as ResultStore from "../ResultStore.ts"
+import * as ToolSearch from "../ToolSearch.ts"
+import type * as Calls from "./Calls.ts"
+import * as Fanout from "./Fanout.ts"
+import type { Exchange, Host } from "./Host.ts"
+import * as HostModule from "./Host.ts"
+import * as Rounds from "./Rounds.ts"
+import type { Router } from "./Router.ts"
+import * as Rpc from "./Rpc.ts"
+import * as Surface from "./Surface.ts"
+import * as View from "./View.ts"
+
+/** The protocol versions a 2025-era host may speak with the gateway, newest first. */
+export const LEGACY_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
+/** The 2026-07-28 revision. */
+export const MODERN_VERSION = "2026-07-28"
+
+/** The gateway's own tool and resource. */
+export const STATUS_TOOL = "fleet_status"
+export const STATUS_URI = "fleet://status"
+
+/** The engine, as the fronts use it. */
+export interface Engine {
+  readonly options: Resolved
+  /** Serves one request (not `subscriptions/listen`): its result, or the error to answer with. */
+  readonly request: (exchange: Exchange, params: unknown) => Effect.Effect<unknown, Rpc.RpcError>
+  /**
+   * Serves `subscriptions/listen`: acknowledges through `send`, then sends what the filter asks for until
+   * interrupted (the stream closed, the request cancelled).
+   */
+  readonly listen: (
+    exchange: Exchange,
+    params: unknown,
+    send: (message: Record<string, unknown>) => boolean
+  ) => Effect.Effect<never, Rpc.RpcError>
+  /** A notification from a host. */
+  readonly notification: (host: Host, method: string, params: unknown) => Effect.Effect<void>
+  /** A response from a host, to a request the gateway asked it. */
+  readonly response: (host: Host, id: string | number, outcome: { result: unknown } | { error: Rpc.RpcError }) => void
+  /** A 2025-era host that finished `initialize`: it hears list changes and log entries from now on. */
+  readonly attach: (host: Host) => void
+  /** A host that is gone: its subscriptions released, its calls and the requests asked of it ended. */
+  readonly detach: (host: Host) => Effect.Effect<void>
+  /** Every enabled server has settled (none is starting). */
+  readonly ready: () => boolean
+  /** The status text (`fleet_status`, `fleet://status`). */
+  readonly status: () => string
+  /** The `inputSchema` of the tool `host` calls `name` (its `Mcp-Param-*` headers are checked against it). */
+  readonly toolInputSchema: (host: Host, name: unknown) => unknown
+  /** Whether a profile of this name is configured. */
+  readonly hasProfile: (name: string) => boolean
+  /** Counts, for the status and the operator. */
+  readonly stats: () => Stats
+  /** The HTTP front says how to count its 2025-era sessions (open ones, initialized or not). */
+  readonly countSessions: (count: () => number) => void
+  /** Stop taking calls, then wait (at most the drain timeout) for the ones in flight. */
+  readonly drain: Effect.Effect<void>
+}
+
+/** What the gateway holds now. */
+export interface Stats {
+  /** 2025-era hosts that finished `initialize` (they hear list changes). */
+  readonly hosts: number
+  /** 2025-era HTTP sessions open (initialized or not). */
+  readonly sessions: number
+  /** Open `subscriptions/listen` streams. */
+  readonly listeners: number
+  /** Host calls in flight upstream. */
+  readonly calls: number
+}
+
+interface Watched {
+  readonly client: McpClient.McpClient
+  readonly fiber: Fiber.Fiber<void>
+}
+
+interface Subscription {
+  count: number
+  readonly server: string
+  readonly client: McpClient.McpClient
+  readonly fiber: Fiber.Fiber<void>
+}
+
+const isRecord = Rpc.isRecord
+const decodeCallResult = Schema.decodeUnknownExit(Protocol.CallToolResult)
+
+/** The `_meta` keys of the 2026-07-28 envelope, which are the host's and not forwarded as they are. */
+const ENVELOPE = new Set([
+  "io.modelcontextprotocol/protocolVersion",
+  "io.modelcontextprotocol/clientInfo",
+  "io.modelcontextprotocol/clientCapabilities",
+  "io.modelcontextprotocol/logLevel",
+  "progressToken"
+])
+
+/** Fields a 2026-07-28 result carries that a 2025-era host's schema does not know. */
+const MODERN_RESULT_FIELDS = ["resultType", "ttlMs", "cacheScope"]
+const SERVER_INFO_META = "io.modelcontextprotocol/serverInfo"
+
+/** Builds the engine over the manager and the router its clients answer through. */
+export const make: (
+  manager: McpManager.McpManager["Service"],
+  router: Router,
+  store: ResultStore.ResultStore["Service"],
+  options: Resolved
+) => Effect.Effect<Engine, never, Scope.Scope> = Effect.fnUntraced(function*(
+  manager: McpManager.McpManager["Service"],
+  router: Router,
+  store: ResultStore.ResultStore["Service"],
+  options: Resolved
+) {
+  const scope = yield* Scope.Scope
+  const inFlight: Calls.InFlight = router.inFlight
+  const fanout = Fanout.make(inFlight)
+  const lock = yield* Semaphore.make(1)
+
+  let surface = Surface.build(
+    { healths: [], tools: [], prompts: [], resources: [], templates: [], now: 0 },
+    Surface.emptyMemory,
+    { graceMs: options.graceMs }
+  ).surface
+  let memory: Surface.Memory = Surface.emptyMemory
+  let routes = ResourceRoutes.make([], [])
+  /** One view per (profile, name-length limit), until the surface changes. */
+  const views = new Map<string, View.View>()
+  const refreshed = yield* PubSub.sliding<void>(1)
+  let expiryTimer: Fiber.Fiber<void> | undefined
+  let draining = false
+  const watched = new Map<string, Watched>()
+  const subscriptions = new Map<string, Subscription>()
+  const suspended = new Map<string, Rounds.Suspended>()
+
+  // The profiles, resolved once: the default one and each named one.
+  const profiles = new Map<string, Profiles.Resolved>()
+  for (const name of [undefined, ...Object.keys(options.profiles.profiles ?? {})]) {
+    const resolved = yield* Effect.orDie(Profiles.select(options.profiles, name))
+    profiles.set(name ?? "", resolved)
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // The surface: rebuilt on every fleet change; hosts hear of a list that really changed (`ListChanges`).
+
+  const refresh: Effect.Effect<void> = lock.withPermits(1)(Effect.gen(function*() {
+    const now = yield* Clock.currentTimeMillis
+    const built = Surface.build(
+      {
+        healths: manager.health(),
+        tools: manager.tools(),
+        prompts: manager.prompts(),
+        resources: manager.resources(),
+        templates: manager.resourceTemplates(),
+        now
+      },
+      memory,
+      { graceMs: options.graceMs }
+    )
+    surface = built.surface
+    memory = built.memory
+    routes = ResourceRoutes.make(
+      surface.resources.map((r) => ({ server: r.server, resource: r.item })),
+      surface.templates.map((t) => ({ server: t.server, template: t.item })),
+      surface.servers.length === 1 ? { fallback: surface.servers[0] } : {}
+    )
+    views.clear()
+    yield* PubSub.publish(refreshed, undefined)
+    if (expiryTimer !== undefined) yield* Fiber.interrupt(expiryTimer)
+    expiryTimer = surface.nextExpiry === undefined
+      ? undefined
+      : yield* Effect.forkIn(Effect.andThen(Effect.sleep(Math.max(0, surface.nextExpiry - now)), refresh), scope)
+    yield* watchClients
+  }))
+
+  /** One reader of each ready server's notifications (its log entries), restarted when its client changes. */
+  const watchClients = Effect.gen(function*() {
+    for (const server of surface.servers) {
+      const client = yield* Effect.option(manager.client(server))
+      const current = watched.get(server)
+      if (Option.isNone(client) || current?.client === client.value) continue
+      if (current !== undefined) yield* Fiber.interrupt(current.fiber)
+      const fiber = yield* client.value.notifications.pipe(
+        Stream.runForEach((notification) =>
+          Effect.sync(() => {
+            if (notification.method === "notifications/message") fanout.log(server, notification.params)
+          })
+        ),
+        Effect.forkIn(scope)
+      )
+      watched.set(server, { client: client.value, fiber })
+    }
+  })
+
+  yield* manager.snapshots.pipe(Stream.runForEach(() => refresh), Effect.forkIn(scope))
+  yield* manager.catalogChanges.pipe(Stream.runForEach(() => refresh), Effect.forkIn(scope))
+  yield* ListChanges.watch({
+    triggers: Stream.fromPubSub(refreshed),
+    read: Effect.sync(() => ({
+      tools: surface.tools.map((t) => ({ ...t.item, name: `${t.server}/${t.item.name}` })),
+      resources: surface.resources.map((r) => r.item),
+      resourceTemplates: surface.templates.map((t) => t.item),
+      prompts: surface.prompts.map((p) => ({ ...p.item, name: `${p.server}/${p.item.name}` }))
+    })),
+    window: options.listChangedDelayMs
+  }).pipe(
+    Stream.runForEach((kinds) => Effect.sync(() => fanout.listsChanged(kinds))),
+    Effect.forkIn(scope)
+  )
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Helpers.
+
+  /** The host's view: its profile's tools under names its limit allows. */
+  const viewFor = (host: Host): View.View => {
+    const profile = profiles.get(host.profile ?? "") ?? profiles.get("")!
+    const maxLength = HostLimits.forClient(host.clientInfo, {
+      hostKey: options.hostKey,
+      overrides: options.nameLengths
+    }).maxLength
+    const key = `${host.profile ?? ""}\u0000${maxLength}`
+    const existing = views.get(key)
+    if (existing !== undefined) return existing
+    const view = View.make(surface, profile, { policy: options.prefix, maxLength, own: [statusTool] })
+    views.set(key, view)
+    return view
+  }
+
+  const allowed = (host: Host, server: string) => viewFor(host).includes(server)
+
+  /** Where a URI goes for `host`: the server and the URI it knows, or `undefined`. */
+  const routeFor = (host: Host, uri: string) => {
+    const route = routes.route(uri)
+    return route === undefined || !allowed(host, route.server)
+      ? undefined
+      : { ...route, offline: surface.offline.has(route.server) }
+  }
+
+  const modern = (host: Host) => host.era === "modern"
+
+  /** A result as the host's era has it: 2026-07-28 results say `resultType`; 2025-era ones lose the new fields. */
+  const shaped = (host: Host, result: unknown): unknown => {
+    if (!isRecord(result)) return result
+    if (modern(host)) return "resultType" in result ? result : { ...result, resultType: "complete" }
+    const copy: Record<string, unknown> = { ...result }
+    for (const field of MODERN_RESULT_FIELDS) delete copy[field]
+    const meta = copy["_meta"]
+    if (isRecord(meta) && SERVER_INFO_META in meta) {
+      const { [SERVER_INFO_META]: _, ...rest } = meta
+      if (Object.keys(rest).length === 0) delete copy["_meta"]
+      else copy["_meta"] = rest
+    }
+    return copy
+  }
+
+  /** A list result: 2026-07-28 adds the cache hints (nothing here may be cached: `ttlMs` 0, private). */
+  const listResult = (host: Host, key: string, items: ReadonlyArray<unknown>) =>
+    modern(host)
+      ? { [key]: items, resultType: "complete", ttlMs: 0, cacheScope: "private" }
+      : { [key]: items }
+
+  const health = (server: string): ServerHealth.ServerHealth | undefined =>
+    manager.health().find((h) => h.name === server)
+
+  const defaultView = () =>
+    viewFor(HostModule.make({ id: "status", era: "legacy", transport: "stdio", protocolVersion: LEGACY_VERSIONS[0]! }))
+
+  const statusText = () => {
+    const { calls, hosts, listeners, sessions } = stats()
+    const lines = [manager.statusLines()]
+    const notes = [...routes.collisions.map(ResourceRoutes.describe), ...defaultView().notes]
+    if (notes.length > 0) lines.push(`gateway notes (${notes.length}):`, ...notes.map((note) => `  ${note}`))
+    lines.push(
+      `gateway: ${hosts} host(s) connected, ${sessions} HTTP session(s), ${listeners} listen stream(s), ${calls} call(s) in flight`
+    )
+    return lines.join("\n")
+  }
+
+  let sessions = () => 0
+  const stats = (): Stats => ({
+    hosts: fanout.hosts().length,
+    sessions: sessions(),
+    listeners: fanout.listeners(),
+    calls: inFlight.size()
+  })
+
+  /** Why a server's item cannot be used now, as the model should read it. */
+  const unavailableText = (what: string, server: string) => {
+    const h = health(server)
+    const line = h === undefined ? `${server}: removed` : StatusText.formatServerLine(h)
+    return `${what} is not available right now: ${line}. mcp-fleet keeps the server supervised and reconnects it by ` +
+      `itself; call ${STATUS_TOOL} for the whole fleet.`
+  }
+
+  const isError = (text: string) => ({ content: [{ type: "text", text }], isError: true })
+
+  /** An upstream failure as the host is told: the server's own JSON-RPC error as it was, anything else explained. */
+  const upstreamError = (server: string, error: { readonly message: string }) =>
+    error instanceof McpError.RemoteError
+      ? Rpc.error(error.code, error.remoteMessage, error.data)
+      : Rpc.error(Rpc.INTERNAL_ERROR, `${server}: ${error.message}`)
+
+  /** The host's `_meta` as forwarded upstream: the envelope and the progress token are the gateway's to set. */
+  const forwardedParams = (
+    exchange: Exchange,
+    params: Readonly<Record<string, unknown>>,
+    upstreamEra: "legacy" | "modern" | undefined
+  ): Record<string, unknown> => {
+    const own = isRecord(params["_meta"]) ? params["_meta"] : {}
+    const meta: Record<string, unknown> = {}
+    for (const [key, value] of Object.entries(own)) if (!ENVELOPE.has(key)) meta[key] = value
+    if (upstreamEra === "modern") {
+      // The upstream asks only for input this host can give, and logs at the level it wants.
+      const declared = exchange.host.capabilities
+      const capabilities: Record<string, unknown> = {}
+      for (const name of ["elicitation", "sampling", "roots"]) {
+        if (declared[name] !== undefined) capabilities[name] = declared[name]
+      }
+      meta["io.modelcontextprotocol/clientCapabilities"] = capabilities
+      const level = modern(exchange.host) ? exchange.logLevel : exchange.logLevel ?? "debug"
+      if (level !== undefined) meta["io.modelcontextprotocol/logLevel"] = level
+    }
+    const { _meta: _, ...rest } = params
+    return Object.keys(meta).length === 0 ? rest : { ...rest, _meta: meta }
+  }
+
+  /** One request forwarded to `server` as `call`, with progress mapped to the host's token. */
+  const forward = (
+    exchange: Exchange,
+    server: string,
+    method: string,
+    params: Readonly<Record<string, unknown>>,
+    rounds: Rounds.Rounds | undefined
+  ): Effect.Effect<unknown, Rpc.RpcError> =>
+    Effect.gen(function*() {
+      const client = yield* manager.client(server).pipe(
+        Effect.mapError((error) => Rpc.error(Rpc.INTERNAL_ERROR, error.message))
+      )
+      const era = Option.getOrUndefined(client.session())?.era
+      const token = exchange.progressToken
+      const featureOptions: Features.FeatureOptions = {
+        inputRequired: modern(exchange.host) ? "return" : "answer",
+        ...(token === undefined ? {} : {
+          onProgress: (progress: ProtocolFeatures.Progress) =>
+            Effect.sync(() => {
+              exchange.related(Rpc.notificationMessage("notifications/progress", { ...progress, progressToken: token }))
+            })
+        })
+      }
+      const call: Calls.Call = { exchange, server, rounds }
+      return yield* inFlight.run(
+        call,
+        client.request(method, forwardedParams(exchange, params, era), featureOptions).pipe(
+          Effect.mapError((error) => upstreamError(server, error))
+        )
+      )
+    })
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Input rounds for 2026-07-28 hosts whose upstream asks through server requests.
+
+  const upstreamEra = (server: string) =>
+    Effect.map(
+      Effect.option(manager.client(server)),
+      (client) => Option.isNone(client) ? undefined : Option.getOrUndefined(client.value.session())?.era
+    )
+
+  /** The next answer for a host waiting on `rounds`: input asked (suspended under a new state), or the end. */
+  const nextRound = (
+    exchange: Exchange,
+    rounds: Rounds.Rounds,
+    fiber: Fiber.Fiber<unknown, unknown>,
+    method: string,
+    target: string | undefined
+  ): Effect.Effect<unknown, Rpc.RpcError> =>
+    Effect.gen(function*() {
+      while (true) {
+        const event = yield* rounds.next
+        if (event._tag === "Done") {
+          if (Exit.isSuccess(event.exit)) return shaped(exchange.host, event.exit.value)
+          const error = Cause.findErrorOption(event.exit.cause)
+          return yield* Option.isSome(error)
+            ? Effect.fail(error.value)
+            : Effect.fail(Rpc.error(Rpc.INTERNAL_ERROR, "The upstream call ended without a result."))
+        }
+        if (rounds.pending().size === 0) continue
+        const now = yield* Clock.currentTimeMillis
+        const token = `${Rounds.STATE_PREFIX}${crypto.randomUUID()}`
+        const entry: Rounds.Suspended = { rounds, fiber, method, target, expiresAt: now + options.inputRoundMs }
+        suspended.set(token, entry)
+        yield* Effect.forkIn(
+          Effect.andThen(
+            Effect.sleep(options.inputRoundMs),
+            Effect.suspend(() => {
+              if (suspended.get(token) !== entry) return Effect.void
+              suspended.delete(token)
+              return Fiber.interrupt(fiber)
+            })
+          ),
+          scope
+        )
+        return shaped(exchange.host, {
+          resultType: "input_required",
+          inputRequests: Rounds.inputRequests(rounds),
+          requestState: token
+        })
+      }
+    })
+
+  /** A 2026-07-28 host's call to a 2025-era upstream: run on its own fiber, its server requests become rounds. */
+  const bridged = (
+    exchange: Exchange,
+    server: string,
+    method: string,
+    params: Readonly<Record<string, unknown>>,
+    target: string | undefined
+  ) =>
+    Effect.gen(function*() {
+      const rounds = yield* Rounds.make
+      const fiber = yield* forward(exchange, server, method, params, rounds).pipe(
+        Effect.exit,
+        Effect.flatMap((exit) => Effect.sync(() => rounds.done(exit))),
+        Effect.forkIn(scope)
+      )
+      let handedOff = false
+      return yield* nextRound(exchange, rounds, fiber, method, target).pipe(
+        Effect.tap(() => Effect.sync(() => (handedOff = true))),
+        // The host went away before the first round: the call is cancelled upstream.
+        Effect.onInterrupt(() => handedOff ? Effect.void : Fiber.interrupt(fiber))
+      )
+    })
+
+  /** A retry carrying `requestState` the gateway minted: the answers go upstream, the host waits again. */
+  const resume = (exchange: Exchange, params: Readonly<Record<string, unknown>>, method: string, target: string) =>
+    Effect.gen(function*() {
+      const token = params["requestState"]
+      const entry = typeof token === "string" ? suspended.get(token) : undefined
+      if (entry === undefined || entry.method !== method || entry.target !== target) {
+        return yield* Rpc.error(
+          Rpc.INVALID_PARAMS,
+          "requestState is not one this gateway issued for this request, or it has expired"
+        )
+      }
+      suspended.delete(token as string)
+      const responses = isRecord(params["inputResponses"]) ? params["inputResponses"] : {}
+      entry.rounds.answer(responses)
+      return yield* nextRound(exchange, entry.rounds, entry.fiber, method, target)
+    })
+
+  /** Whether `params` is a retry of a round the gateway minted. */
+  const isGatewayRound = (params: Readonly<Record<string, unknown>>) =>
+    typeof params["requestState"] === "string" && params["requestState"].startsWith(Rounds.STATE_PREFIX)
+
+  /** A call to `server`: directly, or through rounds when a 2026-07-28 host meets a 2025-era upstream. */
+  const callUpstream = (
+    exchange: Exchange,
+    server: string,
+    method: string,
+    params: Readonly<Record<string, unknown>>,
+    target: string
+  ) =>
+    Effect.gen(function*() {
+      if (modern(exchange.host)) {
+        if (isGatewayRound(params)) return yield* resume(exchange, params, method, target)
+        if ((yield* upstreamEra(server)) === "legacy") return yield* bridged(exchange, server, method, params, target)
+      }
+      return shaped(exchange.host, yield* forward(exchange, server, method, params, undefined))
+    })
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Resource subscriptions, shared by every host subscribed to the same URI.
+
+  const subscriptionKey = (server: string, uri: string) => `${server}\u0000${uri}`
+
+  const acquire = (server: string, uri: string, exposed: string): Effect.Effect<void, Rpc.RpcError> =>
+    lock.withPermits(1)(Effect.gen(function*() {
+      const key = subscriptionKey(server, uri)
+      const existing = subscriptions.get(key)
+      if (existing !== undefined) {
+        existing.count++
+        return
+      }
+      const client = yield* manager.client(server).pipe(
+        Effect.mapError((error) => Rpc.error(Rpc.INTERNAL_ERROR, error.message))
+      )
+      yield* client.subscribeResource(uri).pipe(Effect.mapError((error) => upstreamError(server, error)))
+      const fiber = yield* client.resourceUpdates(uri).pipe(
+        Stream.runForEach((update) =>
+          Effect.sync(() => {
+            const { uri: _, ...rest } = update
+            fanout.resourceUpdated(exposed, rest)
+          })
+        ),
+        Effect.forkIn(scope)
+      )
+      subscriptions.set(key, { count: 1, server, client, fiber })
+    }))
+
+  const release = (server: string, uri: string): Effect.Effect<void> =>
+    lock.withPermits(1)(Effect.gen(function*() {
+      const key = subscriptionKey(server, uri)
+      const existing = subscriptions.get(key)
+      if (existing === undefined || --existing.count > 0) return
+      subscriptions.delete(key)
+      yield* Fiber.interrupt(existing.fiber)
+      yield* Effect.ignore(existing.client.unsubscribeResource(uri))
+    }))
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // The methods.
+
+  const statusTool = {
+    name: STATUS_TOOL,
+    title: "Fleet status",
+    description: "The state of every MCP server behind this gateway (ready, starting, offline with the reason and " +
+      "the next retry, unauthorized with what to do) and what each offers. Call it when a tool fails or is missing.",
+    inputSchema: { type: "object", properties: {} },
+    annotations: { readOnlyHint: true, openWorldHint: false }
+  }
+  const statusResource = {
+    uri: STATUS_URI,
+    name: "fleet-status",
+    title: "Fleet status",
+    description: "The state of every MCP server behind this gateway, as mcp-fleet's status ledger shows it.",
+    mimeType: "text/plain"
+  }
+
+  const capabilities = (host: Host) => ({
+    tools: { listChanged: true },
+    resources: { subscribe: true, listChanged: true },
+    prompts: { listChanged: true },
+    ...(modern(host) ? {} : { logging: {} }),
+    completions: {}
+  })
+
+  const param = (params: Readonly<Record<string, unknown>>, key: string, method: string) => {
+    const value = params[key]
+    return typeof value === "string"
+      ? Effect.succeed(value)
+      : Effect.fail(Rpc.error(Rpc.INVALID_PARAMS, `${method} needs params.${key} (a string)`))
+  }
+
+  /** A call of the tool the host knows as `name`: offline ones answered at once, large results spilled. */
+  const callTool = (
+    exchange: Exchange,
+    params: Readonly<Record<string, unknown>>,
+    name: string,
+    args: unknown
+  ): Effect.Effect<unknown, Rpc.RpcError> =>
+    Effect.gen(function*() {
+      const tool = viewFor(exchange.host).tool(name)
+      if (tool === undefined) return yield* Rpc.error(Rpc.INVALID_PARAMS, `Unknown tool: ${name}`)
+      if (tool.offline) return shaped(exchange.host, isError(unavailableText(`The tool ${name}`, tool.server)))
+      const upstreamParams = { ...params, name: tool.tool.name, ...(args === undefined ? {} : { arguments: args }) }
+      const result = yield* callUpstream(exchange, tool.server, "tools/call", upstreamParams, name).pipe(
+        // The model reads why a call failed: a transport failure is an isError result, not a protocol error.
+        Effect.catchIf(
+          (error) => error.code === Rpc.INTERNAL_ERROR,
+          (error) => Effect.succeed(shaped(exchange.host, isError(error.message)))
+        )
+      )
+      return yield* spill(result)
+    })
+
+  /** A complete tool result over the store's threshold becomes its head and a link to the whole. */
+  const spill = (result: unknown): Effect.Effect<unknown> => {
+    if (!isRecord(result) || result["resultType"] === "input_required") return Effect.succeed(result)
+    const decoded = decodeCallResult(result)
+    return Exit.isSuccess(decoded) ? store.spill(decoded.value) : Effect.succeed(result)
+  }
+
+  const methods: Record<
+    string,
+    (exchange: Exchange, params: Readonly<Record<string, unknown>>) => Effect.Effect<unknown, Rpc.RpcError>
+  > = {
+    initialize: (exchange, params) =>
+      Effect.sync(() => {
+        const host = exchange.host
+        const offered = params["protocolVersion"]
+        host.protocolVersion = typeof offered === "string" && LEGACY_VERSIONS.includes(offered)
+          ? offered
+          : LEGACY_VERSIONS[0]!
+        const info = params["clientInfo"]
+        if (isRecord(info) && typeof info["name"] === "string" && typeof info["version"] === "string") {
+          host.clientInfo = { name: info["name"], version: info["version"] }
+        }
+        host.capabilities = isRecord(params["capabilities"]) ? params["capabilities"] : {}
+        return {
+          protocolVersion: host.protocolVersion,
+          capabilities: capabilities(host),
+          serverInfo: options.serverInfo,
+          ...(options.instructions === undefined ? {} : { instructions: options.instructions })
+        }
+      }),
+    "server/discover": (exchange) =>
+      Effect.succeed({
+        supportedVersions: [MODERN_VERSION],
+        capabilities: capabilities(exchange.host),
+        ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+        resultType: "complete",
+        ttlMs: 0,
+        cacheScope: "private",
+        _meta: { [SERVER_INFO_META]: options.serverInfo }
+      }),
+    ping: () => Effect.succeed({}),
+    "logging/setLevel": (exchange, params) =>
+      Rpc.isLogLevel(params["level"])
+        ? Effect.sync(() => {
+          exchange.host.logLevel = Rpc.isLogLevel(params["level"]) ? params["level"] : undefined
+          return {}
+        })
+        : Effect.fail(Rpc.error(Rpc.INVALID_PARAMS, "logging/setLevel needs a known level")),
+    "tools/list": (exchange) => Effect.sync(() => listResult(exchange.host, "tools", viewFor(exchange.host).listed)),
+    "tools/call": (exchange, params) =>
+      Effect.gen(function*() {
+        const name = yield* param(params, "name", "tools/call")
+        const view = viewFor(exchange.host)
+        if (name === STATUS_TOOL) {
+          return shaped(exchange.host, { content: [{ type: "text", text: statusText() }] })
+        }
+        if (view.search !== undefined && name === ToolSearch.SEARCH_TOOLS) {
+          const query = yield* ToolSearch.decodeSearchArguments(params["arguments"]).pipe(
+            Effect.mapError((error) => Rpc.error(Rpc.INVALID_PARAMS, error.message))
+          )
+          return shaped(exchange.host, ToolSearch.render(view.search.search(query.query, query)))
+        }
+        if (view.search !== undefined && name === ToolSearch.CALL_TOOL) {
+          const call = yield* ToolSearch.decodeCallArguments(params["arguments"]).pipe(
+            Effect.mapError((error) => Rpc.error(Rpc.INVALID_PARAMS, error.message))
+          )
+          return yield* callTool(exchange, params, call.name, call.arguments ?? {})
+        }
+        return yield* callTool(exchange, params, name, params["arguments"])
+      }),
+    "prompts/list": (exchange) =>
+      Effect.sync(() =>
+        listResult(
+          exchange.host,
+          "prompts",
+          viewFor(exchange.host).prompts.map((p) => ({ ...p.prompt, name: p.exposed }))
+        )
+      ),
+    "prompts/get": (exchange, params) =>
+      Effect.gen(function*() {
+        const name = yield* param(params, "name", "prompts/get")
+        const prompt = viewFor(exchange.host).prompt(name)
+        if (prompt === undefined) return yield* Rpc.error(Rpc.INVALID_PARAMS, `Unknown prompt: ${name}`)
+        if (prompt.offline) {
+          return yield* Rpc.error(Rpc.INTERNAL_ERROR, unavailableText(`The prompt ${name}`, prompt.server))
+        }
+        return yield* callUpstream(exchange, prompt.server, "prompts/get", {
+          ...params,
+          name: prompt.prompt.name
+        }, name)
+      }),
+    "resources/list": (exchange) =>
+      Effect.sync(() =>
+        listResult(exchange.host, "resources", [
+          ...routes.resources.filter((r) => allowed(exchange.host, r.server)).map((r) => r.resource),
+          statusResource
+        ])
+      ),
+    "resources/templates/list": (exchange) =>
+      Effect.sync(() =>
+        listResult(
+          exchange.host,
+          "resourceTemplates",
+          routes.templates.filter((t) => allowed(exchange.host, t.server)).map((t) => t.template)
+        )
+      ),
+    "resources/read": (exchange, params) =>
+      Effect.gen(function*() {
+        const uri = yield* param(params, "uri", "resources/read")
+        const cached = (result: Record<string, unknown>) =>
+          modern(exchange.host) ? { ...result, resultType: "complete", ttlMs: 0, cacheScope: "private" } : result
+        if (uri === STATUS_URI) return cached({ contents: [{ uri, mimeType: "text/plain", text: statusText() }] })
+        if (ResultStore.isResultUri(uri)) {
+          const page = yield* store.read(uri).pipe(
+            Effect.mapError((error) => Rpc.error(Rpc.RESOURCE_NOT_FOUND, error.message, { uri }))
+          )
+          return cached(page)
+        }
+        const route = routeFor(exchange.host, uri)
+        if (route === undefined) return yield* Rpc.error(Rpc.RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri })
+        if (route.offline) {
+          return yield* Rpc.error(Rpc.INTERNAL_ERROR, unavailableText(`The resource ${uri}`, route.server))
+        }
+        const result = yield* callUpstream(exchange, route.server, "resources/read", { ...params, uri: route.uri }, uri)
+        return modern(exchange.host) && isRecord(result) && result["resultType"] === "complete" && !("ttlMs" in result)
+          ? { ...result, ttlMs: 0, cacheScope: "private" }
+          : result
+      }),
+    "resources/subscribe": (exchange, params) =>
+      Effect.gen(function*() {
+        const uri = yield* param(params, "uri", "resources/subscribe")
+        const host = exchange.host
+        if (host.subscriptions.has(uri) || uri === STATUS_URI) return {}
+        const route = routeFor(host, uri)
+        if (route === undefined) return yield* Rpc.error(Rpc.RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri })
+        yield* acquire(route.server, route.uri, uri)
+        host.subscriptions.add(uri)
+        return {}
+      }),
+    "resources/unsubscribe": (exchange, params) =>
+      Effect.gen(function*() {
+        const uri = yield* param(params, "uri", "resources/unsubscribe")
+        const host = exchange.host
+        if (!host.subscriptions.delete(uri)) return {}
+        const route = routes.route(uri)
+        if (route !== undefined) yield* release(route.server, route.uri)
+        return {}
+      }),
+    "completion/complete": (exchange, params) =>
+      Effect.gen(function*() {
+        const ref = params["ref"]
+        if (!isRecord(ref)) return yield* Rpc.error(Rpc.INVALID_PARAMS, "completion/complete needs params.ref")
+        if (ref["type"] === "ref/prompt" && typeof ref["name"] === "string") {
+          const prompt = viewFor(exchange.host).prompt(ref["name"])
+          if (prompt === undefined) return yield* Rpc.error(Rpc.INVALID_PARAMS, `Unknown prompt: ${ref["name"]}`)
+          return shaped(
+            exchange.host,
+            yield* forward(exchange, prompt.server, "completion/complete", {
+              ...params,
+              ref: { ...ref, name: prompt.prompt.name }
+            }, undefined)
+          )
+        }
+        if (ref["type"] === "ref/resource" && typeof ref["uri"] === "string") {
+          const route = routeFor(exchange.host, ref["uri"])
+          if (route === undefined) return yield* Rpc.error(Rpc.INVALID_PARAMS, `Unknown resource: ${ref["uri"]}`)
+          return shaped(
+            exchange.host,
+            yield* forward(exchange, route.server, "completion/complete", {
+              ...params,
+              ref: { ...ref, uri: route.uri }
+            }, undefined)
+          )
+        }
+        return yield* Rpc.error(Rpc.INVALID_PARAMS, "completion/complete needs a ref/prompt or ref/resource")
+      })
+  }
+
+  /** Methods that do not exist in the 2026-07-28 era. */
+  const notModern = new Set(["initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"])
+  const onlyModern = new Set(["server/discover"])
+
+  const request = (exchange: Exchange, params: unknown): Effect.Effect<unknown, Rpc.RpcError> => {
+    const method = exchange.method
+    const handler = Object.hasOwn(methods, method) ? methods[method] : undefined
+    const inEra = modern(exchange.host) ? !notModern.has(method) : !onlyModern.has(method)
+    if (handler === undefined || !inEra) {
+      return Effect.fail(Rpc.error(Rpc.METHOD_NOT_FOUND, `Method not found: ${method}`))
+    }
+    if (draining && method !== "ping") {
+      return Effect.fail(Rpc.error(Rpc.OVERLOADED, "The gateway is shutting down."))
+    }
+    return handler(exchange, isRecord(params) ? params : {})
+  }
+
+  const listen = (
+    exchange: Exchange,
+    params: unknown,
+    send: (message: Record<string, unknown>) => boolean
+  ): Effect.Effect<never, Rpc.RpcError> =>
+    Effect.gen(function*() {
+      const filter = isRecord(params) && isRecord(params["notifications"]) ? params["notifications"] : {}
+      const lists = new Set<Fanout.ListKind>()
+      if (filter["toolsListChanged"] === true) lists.add("tools")
+      if (filter["promptsListChanged"] === true) lists.add("prompts")
+      if (filter["resourcesListChanged"] === true) lists.add("resources")
+      const asked = Array.isArray(filter["resourceSubscriptions"])
+        ? filter["resourceSubscriptions"].filter((uri): uri is string => typeof uri === "string")
+        : []
+      const uris = new Set<string>()
+      const held: Array<{ server: string; uri: string }> = []
+      yield* Effect.addFinalizer(() => Effect.forEach(held, ({ server, uri }) => release(server, uri)))
+      for (const uri of asked) {
+        const route = routeFor(exchange.host, uri)
+        if (route === undefined) continue
+        const acquired = yield* Effect.exit(acquire(route.server, route.uri, uri))
+        if (Exit.isSuccess(acquired)) {
+          held.push({ server: route.server, uri: route.uri })
+          uris.add(uri)
+        }
+      }
+      const honoured: Record<string, unknown> = {}
+      if (lists.has("tools")) honoured["toolsListChanged"] = true
+      if (lists.has("prompts")) honoured["promptsListChanged"] = true
+      if (lists.has("resources")) honoured["resourcesListChanged"] = true
+      if (asked.length > 0) honoured["resourceSubscriptions"] = [...uris]
+      send(Rpc.notificationMessage("notifications/subscriptions/acknowledged", {
+        notifications: honoured,
+        _meta: { [Fanout.SUBSCRIPTION_ID]: exchange.id }
+      }))
+      const stop = fanout.listen({ id: exchange.id, lists, uris, send })
+      yield* Effect.addFinalizer(() => Effect.sync(stop))
+      return yield* Effect.never
+    }).pipe(Effect.scoped)
+
+  const notification = (host: Host, method: string, params: unknown): Effect.Effect<void> =>
+    Effect.suspend(() => {
+      switch (method) {
+        case "notifications/initialized":
+          host.initialized = true
+          return Effect.void
+        case "notifications/cancelled": {
+          const id = isRecord(params) ? params["requestId"] : undefined
+          const fiber = typeof id === "string" || typeof id === "number" ? host.inFlight.get(id) : undefined
+          return fiber === undefined ? Effect.void : Effect.asVoid(Fiber.interrupt(fiber))
+        }
+        case "notifications/roots/list_changed":
+          return router.rootsChanged
+        default:
+          return Effect.void
+      }
+    })
+
+  const detach = (host: Host): Effect.Effect<void> =>
+    Effect.gen(function*() {
+      host.closed = true
+      fanout.detach(host)
+      for (const id of [...host.asked.keys()]) {
+        HostModule.answered(host, id, { error: Rpc.error(Rpc.INTERNAL_ERROR, "The host went away.") })
+      }
+      const fibers = [...host.inFlight.values()]
+      host.inFlight.clear()
+      yield* Fiber.interruptAll(fibers)
+      const uris = [...host.subscriptions]
+      host.subscriptions.clear()
+      for (const uri of uris) {
+        const route = routes.route(uri)
+        if (route !== undefined) yield* release(route.server, route.uri)
+      }
+    })
+
+  const drain = Effect.suspend(() => {
+    draining = true
+    return Effect.ignore(Effect.timeout(inFlight.idle, options.drainMs))
+  })
+
+  yield* refresh
+
+  const engine: Engine = {
+    options,
+    request,
+    listen,
+    notification,
+    response: (host, id, outcome) => {
+      HostModule.answered(host, id, outcome)
+    },
+    attach: fanout.attach,
+    detach,
+    ready: () => manager.health().every((h) => h.state !== "starting"),
+    status: statusText,
+    toolInputSchema: (host, name) => typeof name === "string" ? viewFor(host).tool(name)?.tool.inputSchema : undefined,
+    hasProfile: (name) => profiles.has(name),
+    stats,
+    countSessions: (count) => {
+      sessions = count
+    },
+    drain
+  }
+  return engine
+})

@@ -1,0 +1,511 @@
+/**
+ * The gateway over Streamable HTTP: one endpoint (`/mcp`, and `/mcp/<profile>`) for both eras, plus `/healthz` and
+ * `/readyz`, served by Effect's `HttpServer` (the application brings the platform's, e.g. `NodeHttpServer`).
+ *
+ * - **Every request** first passes the checks in front: `Host` must name a loopback host (or an allowed one),
+ *   `Origin`, when sent, a loopback origin (or an allowed one) — DNS rebinding —, then the bearer token when tokens
+ *   are configured (constant-time compare). Bodies over `maxMessageBytes` are refused (413).
+ * - **2025 era**: `initialize` opens a session (`Mcp-Session-Id`; at most `maxSessions`, the least recently used idle
+ *   one closed to make room), `GET` opens its stream (what belongs to no request: list changes, resource updates,
+ *   log entries, and requests to the host when the call's stream is gone), `DELETE` ends it; an unknown session is 404.
+ * - **2026-07-28**: each request stands alone; its envelope and standard headers are checked first (400 with the
+ *   era's error codes), `subscriptions/listen` is a stream.
+ * - **Answers**: a request is answered with one JSON body, unless something related to it (progress, a log entry, a
+ *   request to the host) comes before its result; then the answer is an SSE stream that ends with the result.
+ *
+ * @internal
+ */
+import { Wire } from "@mcp-fleet/transport"
+import * as ByteSize from "effect/ByteSize"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as Option from "effect/Option"
+import * as Queue from "effect/Queue"
+import * as Redacted from "effect/Redacted"
+import * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import type { Engine } from "./Engine.ts"
+import { LEGACY_VERSIONS } from "./Engine.ts"
+import type { Host } from "./Host.ts"
+import * as HostModule from "./Host.ts"
+import * as Incoming from "./Incoming.ts"
+import * as Modern from "./Modern.ts"
+import * as Rpc from "./Rpc.ts"
+
+/** One 2025-era session. */
+interface Session {
+  readonly id: string
+  readonly host: Host
+  /** The open GET stream, if any. */
+  stream: Queue.Queue<Record<string, unknown>> | undefined
+  lastUsed: number
+}
+
+/** What a request's answer is made of: messages tied to it, then its response. */
+interface Item {
+  readonly final: boolean
+  readonly message: Record<string, unknown>
+  readonly error: Rpc.RpcError | undefined
+}
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"])
+const encoder = new TextEncoder()
+
+/** One SSE event of a message. */
+const event = (message: Record<string, unknown>) =>
+  encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`)
+
+/** How long a 2025-era client should wait before reconnecting a dropped stream (the SSE `retry:` field). */
+const RETRY_MS = 1_000
+
+let streams = 0
+
+/**
+ * The events of one 2025-era stream, each with an id (`<stream>-<n>`), the first a priming event (an id, the retry
+ * delay and no data: SEP-1699).
+ */
+const numbered = () => {
+  const stream = `s${++streams}`
+  let n = 0
+  return {
+    priming: encoder.encode(`id: ${stream}-${n++}\nretry: ${RETRY_MS}\ndata: \n\n`),
+    event: (message: Record<string, unknown>) =>
+      encoder.encode(`id: ${stream}-${n++}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`)
+  }
+}
+
+const SSE_HEADERS = { "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" }
+
+/** The host name of a `Host` header (port dropped), lower-cased. */
+const hostName = (value: string): string => {
+  const host = value.trim().toLowerCase()
+  if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1)
+  const colon = host.indexOf(":")
+  return colon === -1 ? host : host.slice(0, colon)
+}
+
+/** Compares two strings in time that does not depend on where they differ. */
+const constantTimeEqual = (a: string, b: string): boolean => {
+  let difference = a.length ^ b.length
+  const length = Math.max(a.length, b.length)
+  for (let i = 0; i < length; i++) difference |= (a.charCodeAt(i) | 0) ^ (b.charCodeAt(i) | 0)
+  return difference === 0
+}
+
+/** The HTTP status of a 2026-07-28 error answer (the era's rejections are 4xx; a handler's error is 200). */
+const modernStatus = (error: Rpc.RpcError | undefined): number => {
+  if (error === undefined) return 200
+  switch (error.code) {
+    case Rpc.METHOD_NOT_FOUND:
+      return 404
+    case Rpc.HEADER_MISMATCH:
+    case Rpc.MISSING_CAPABILITY:
+    case Rpc.UNSUPPORTED_VERSION:
+    case Rpc.PARSE_ERROR:
+    case Rpc.INVALID_REQUEST:
+      return 400
+    default:
+      return 200
+  }
+}
+
+const jsonResponse = (body: unknown, status: number, headers: Record<string, string> = {}) =>
+  HttpServerResponse.text(JSON.stringify(body), { status, headers, contentType: "application/json" })
+
+const errorResponse = (status: number, id: string | number | null, error: Rpc.RpcError) =>
+  jsonResponse(Rpc.errorMessage(id, error), status)
+
+/**
+ * The HTTP application of the gateway: the handler of every request. `scope` owns the fibers that serve requests
+ * (they may outlive the HTTP exchange that started them: a 2025-era call whose client went away still finishes).
+ */
+export const make = Effect.fnUntraced(function*(engine: Engine) {
+  const scope = yield* Scope.Scope
+  const options = engine.options
+  const sessions = new Map<string, Session>()
+  engine.countSessions(() => sessions.size)
+  let draining = false
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Sessions.
+
+  const closeSession = (session: Session) =>
+    Effect.gen(function*() {
+      sessions.delete(session.id)
+      if (session.stream !== undefined) yield* Queue.shutdown(session.stream)
+      yield* engine.detach(session.host)
+    })
+
+  /** Idle: no GET stream, nothing in flight. */
+  const idle = (session: Session) => session.stream === undefined && session.host.inFlight.size === 0
+
+  /** A new session, or `undefined` when every slot is busy. */
+  const openSession = Effect.fnUntraced(function*(profile: string | undefined) {
+    if (sessions.size >= options.maxSessions) {
+      let oldest: Session | undefined
+      for (const session of sessions.values()) {
+        if (idle(session) && (oldest === undefined || session.lastUsed < oldest.lastUsed)) oldest = session
+      }
+      if (oldest === undefined) return undefined
+      yield* closeSession(oldest)
+    }
+    const id = crypto.randomUUID()
+    const session: Session = {
+      id,
+      host: HostModule.make({ id, era: "legacy", transport: "http", profile, protocolVersion: LEGACY_VERSIONS[0]! }),
+      stream: undefined,
+      lastUsed: yield* Clock.currentTimeMillis
+    }
+    session.host.push = (message) => session.stream !== undefined && Queue.offerUnsafe(session.stream, message)
+    sessions.set(id, session)
+    return session
+  })
+
+  // Sessions unused for `sessionIdleMs` (no stream, nothing in flight) are closed.
+  const sweepEvery = Math.max(1_000, Math.min(options.sessionIdleMs, 60_000))
+  yield* Effect.gen(function*() {
+    while (true) {
+      yield* Effect.sleep(sweepEvery)
+      const now = yield* Clock.currentTimeMillis
+      for (const session of [...sessions.values()]) {
+        if (idle(session) && now - session.lastUsed >= options.sessionIdleMs) yield* closeSession(session)
+      }
+    }
+  }).pipe(Effect.forkIn(scope))
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Answers.
+
+  /**
+   * Serves one request and answers it: JSON when its result comes first, else an SSE stream (related messages, then
+   * the result). `cancelOnClose`: the request is cancelled when the client goes away (2026-07-28).
+   */
+  const answer = (
+    host: Host,
+    id: string | number,
+    method: string,
+    params: unknown,
+    streams: boolean,
+    cancelOnClose: boolean,
+    headers: Record<string, string>
+  ) =>
+    Effect.gen(function*() {
+      if (host.inFlight.has(id)) {
+        return errorResponse(400, id, Rpc.error(Rpc.INVALID_REQUEST, `Request id ${id} is already in use`))
+      }
+      if (host.inFlight.size >= options.maxInFlightPerHost) {
+        return errorResponse(429, id, Rpc.error(Rpc.OVERLOADED, "Too many requests in flight; retry later."))
+      }
+      const items = yield* Queue.unbounded<Item>()
+      const related = (message: Record<string, unknown>) =>
+        streams ? Queue.offerUnsafe(items, { final: false, message, error: undefined }) : host.push(message)
+      const exchange = Incoming.exchange(host, id, method, params, related)
+      const fiber = yield* engine.request(exchange, params).pipe(
+        Effect.exit,
+        Effect.flatMap((exit) => Incoming.answer(id, exit)),
+        Effect.flatMap(({ error, message }) => Queue.offer(items, { final: true, message, error })),
+        Effect.ensuring(Effect.sync(() => host.inFlight.delete(id))),
+        Effect.forkIn(scope)
+      )
+      host.inFlight.set(id, fiber)
+      const cancel = cancelOnClose ? Fiber.interrupt(fiber) : Effect.void
+      const untilFinal = Stream.fromQueue(items).pipe(Stream.takeUntil((item) => item.final))
+      if (host.era === "legacy" && streams) {
+        // 2025 era: an SSE stream at once, primed (an event id and the retry delay), as the SDKs answer.
+        const sse = numbered()
+        return HttpServerResponse.stream(
+          Stream.concat(Stream.succeed(sse.priming), untilFinal.pipe(Stream.map((item) => sse.event(item.message)))),
+          { contentType: "text/event-stream", headers: { ...SSE_HEADERS, ...headers } }
+        )
+      }
+      const first = yield* Queue.take(items).pipe(Effect.onInterrupt(() => cancel))
+      const status = (error: Rpc.RpcError | undefined) => host.era === "modern" ? modernStatus(error) : 200
+      if (first.final) return jsonResponse(first.message, status(first.error), headers)
+      return HttpServerResponse.stream(
+        Stream.concat(Stream.succeed(first), untilFinal).pipe(
+          Stream.map((item) => event(item.message)),
+          Stream.ensuring(cancel)
+        ),
+        { contentType: "text/event-stream", headers: { ...SSE_HEADERS, ...headers } }
+      )
+    })
+
+  /** A stream of messages pushed to `queue` until the client goes away; `onClose` runs then. */
+  const streamOf = (queue: Queue.Queue<Record<string, unknown>>, onClose: Effect.Effect<void>, primed: boolean) => {
+    const sse = numbered()
+    const events = primed
+      ? Stream.concat(Stream.succeed(sse.priming), Stream.fromQueue(queue).pipe(Stream.map(sse.event)))
+      : Stream.fromQueue(queue).pipe(Stream.map(event))
+    return HttpServerResponse.stream(events.pipe(Stream.ensuring(onClose)), {
+      contentType: "text/event-stream",
+      headers: SSE_HEADERS
+    })
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // The checks in front.
+
+  const refuse = (request: HttpServerRequest.HttpServerRequest): HttpServerResponse.HttpServerResponse | undefined => {
+    const host = request.headers["host"]
+    if (host !== undefined && !LOOPBACK.has(hostName(host)) && !options.allowedHosts.includes(hostName(host))) {
+      return HttpServerResponse.text("Forbidden: the Host header does not name this server", { status: 403 })
+    }
+    const origin = request.headers["origin"]
+    if (origin !== undefined && !options.allowedOrigins.includes(origin)) {
+      const parsed = URL.canParse(origin) ? new URL(origin) : undefined
+      if (parsed === undefined || !LOOPBACK.has(parsed.hostname.toLowerCase())) {
+        return HttpServerResponse.text("Forbidden: the Origin is not allowed", { status: 403 })
+      }
+    }
+    if (options.tokens.length > 0) {
+      const authorization = request.headers["authorization"] ?? ""
+      const presented = authorization.startsWith("Bearer ") ? authorization.slice(7).trim() : ""
+      let matched = false
+      for (const token of options.tokens) matched = constantTimeEqual(presented, Redacted.value(token)) || matched
+      if (!matched) {
+        return HttpServerResponse.text("Unauthorized", {
+          status: 401,
+          headers: { "www-authenticate": "Bearer realm=\"mcp-fleet\"" }
+        })
+      }
+    }
+    return undefined
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // The endpoint.
+
+  const post = (request: HttpServerRequest.HttpServerRequest, profile: string | undefined) =>
+    Effect.gen(function*() {
+      const contentType = request.headers["content-type"] ?? ""
+      if (!contentType.toLowerCase().includes("application/json")) {
+        return HttpServerResponse.text("Unsupported Media Type: send application/json", { status: 415 })
+      }
+      const accept = (request.headers["accept"] ?? "").toLowerCase()
+      const streams = accept === "" || accept.includes("text/event-stream") || accept.includes("*/*")
+      const body = yield* request.text.pipe(
+        Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.fromInputUnsafe(options.maxMessageBytes)),
+        Effect.option
+      )
+      if (Option.isNone(body)) {
+        return errorResponse(
+          413,
+          null,
+          Rpc.error(Rpc.INVALID_REQUEST, `The body is over the gateway's limit of ${options.maxMessageBytes} bytes`)
+        )
+      }
+      const message = Wire.classify(body.value)
+      if (message._tag === "NotJson") return errorResponse(400, null, Incoming.malformed(message.reason, true))
+      if (message._tag === "Invalid") {
+        return errorResponse(400, message.id ?? null, Incoming.malformed(message.reason, false))
+      }
+      const header = (name: string) => request.headers[name]
+      const sessionId = header("mcp-session-id")
+      const versionHeader = header("mcp-protocol-version")?.trim()
+
+      if (message._tag === "Request" || message._tag === "Notification") {
+        const claimed = Modern.claimedVersion(message.params)
+        const modern = claimed !== undefined ||
+          (sessionId === undefined && versionHeader !== undefined && Modern.isModernVersion(versionHeader))
+        if (modern) {
+          const id = message._tag === "Request" ? message.id : null
+          if (claimed !== undefined && versionHeader !== undefined && versionHeader !== claimed) {
+            return errorResponse(
+              400,
+              id,
+              Rpc.error(
+                Rpc.HEADER_MISMATCH,
+                `Bad Request: the request headers and body disagree: MCP-Protocol-Version is ${versionHeader}, the body says ${claimed}`,
+                { mismatch: { header: versionHeader, body: claimed } }
+              )
+            )
+          }
+          if (claimed === undefined && versionHeader !== undefined && !Modern.SUPPORTED.includes(versionHeader)) {
+            return errorResponse(400, id, Modern.unsupported(versionHeader))
+          }
+          const envelope = Modern.envelope(message.params)
+          if (envelope instanceof Rpc.RpcError) return errorResponse(400, id, envelope)
+          const host = Incoming.modernHost(envelope, { transport: "http", profile })
+          const inputSchema = message.method === "tools/call"
+            ? engine.toolInputSchema(host, Rpc.isRecord(message.params) ? message.params["name"] : undefined)
+            : undefined
+          const mismatch = Modern.checkHeaders(
+            header,
+            message.method,
+            message.params,
+            envelope.protocolVersion,
+            inputSchema
+          )
+          if (mismatch !== undefined) return errorResponse(400, id, mismatch)
+          if (message._tag === "Notification") {
+            yield* engine.notification(host, message.method, message.params)
+            return HttpServerResponse.empty({ status: 202 })
+          }
+          if (draining) {
+            return errorResponse(503, message.id, Rpc.error(Rpc.OVERLOADED, "The gateway is shutting down."))
+          }
+          if (message.method === "subscriptions/listen") {
+            const queue = yield* Queue.unbounded<Record<string, unknown>>()
+            const exchange = Incoming.exchange(host, message.id, message.method, message.params, (m) =>
+              Queue.offerUnsafe(queue, m))
+            const fiber = yield* engine.listen(exchange, message.params, (m) =>
+              Queue.offerUnsafe(queue, m)).pipe(
+                Effect.catch((error) =>
+                  Queue.offer(queue, Rpc.errorMessage(message.id, error))
+                ),
+                Effect.forkIn(scope)
+              )
+            return streamOf(queue, Fiber.interrupt(fiber), false)
+          }
+          return yield* answer(host, message.id, message.method, message.params, streams, true, {})
+        }
+      }
+
+      // The 2025 era.
+      if (versionHeader !== undefined && !LEGACY_VERSIONS.includes(versionHeader)) {
+        return errorResponse(
+          400,
+          message._tag === "Request" ? message.id : null,
+          Rpc.error(Rpc.INVALID_REQUEST, `Unsupported MCP-Protocol-Version: ${versionHeader}`)
+        )
+      }
+      if (message._tag === "Request" && message.method === "initialize") {
+        if (sessionId !== undefined) {
+          return errorResponse(400, message.id, Rpc.error(Rpc.INVALID_REQUEST, "This session is already initialized"))
+        }
+        if (draining) {
+          return errorResponse(503, message.id, Rpc.error(Rpc.OVERLOADED, "The gateway is shutting down."))
+        }
+        const session = yield* openSession(profile)
+        if (session === undefined) {
+          return errorResponse(503, message.id, Rpc.error(Rpc.OVERLOADED, "Too many sessions are open; retry later."))
+        }
+        return yield* answer(session.host, message.id, message.method, message.params, streams, false, {
+          "mcp-session-id": session.id
+        })
+      }
+      if (sessionId === undefined) {
+        return errorResponse(
+          400,
+          message._tag === "Request" ? message.id : null,
+          Rpc.error(Rpc.INVALID_REQUEST, "Bad Request: no Mcp-Session-Id (send initialize first)")
+        )
+      }
+      const session = sessions.get(sessionId)
+      if (session === undefined) {
+        return errorResponse(
+          404,
+          message._tag === "Request" ? message.id : null,
+          Rpc.error(-32001, "Session not found")
+        )
+      }
+      session.lastUsed = yield* Clock.currentTimeMillis
+      const host = session.host
+      switch (message._tag) {
+        case "Request":
+          return yield* answer(host, message.id, message.method, message.params, streams, false, {})
+        case "Notification":
+          yield* engine.notification(host, message.method, message.params)
+          if (message.method === "notifications/initialized") {
+            engine.attach(host)
+          }
+          return HttpServerResponse.empty({ status: 202 })
+        case "Result":
+          engine.response(host, message.id, { result: message.result })
+          return HttpServerResponse.empty({ status: 202 })
+        case "Error":
+          if (message.id !== null) {
+            engine.response(host, message.id, {
+              error: Rpc.error(message.code, message.message, message.hasData ? message.data : undefined)
+            })
+          }
+          return HttpServerResponse.empty({ status: 202 })
+      }
+    })
+
+  const get = (request: HttpServerRequest.HttpServerRequest) =>
+    Effect.gen(function*() {
+      const sessionId = request.headers["mcp-session-id"]
+      if (sessionId === undefined) {
+        return HttpServerResponse.text("Bad Request: GET opens a session's stream; send Mcp-Session-Id", {
+          status: 405,
+          headers: { allow: "POST, DELETE" }
+        })
+      }
+      const session = sessions.get(sessionId)
+      if (session === undefined) return errorResponse(404, null, Rpc.error(-32001, "Session not found"))
+      if (session.stream !== undefined) {
+        return HttpServerResponse.text("Conflict: this session's stream is already open", { status: 409 })
+      }
+      const queue = yield* Queue.unbounded<Record<string, unknown>>()
+      session.stream = queue
+      session.lastUsed = yield* Clock.currentTimeMillis
+      return streamOf(
+        queue,
+        Effect.gen(function*() {
+          if (session.stream === queue) session.stream = undefined
+          session.lastUsed = yield* Clock.currentTimeMillis
+        }),
+        true
+      )
+    })
+
+  const del = (request: HttpServerRequest.HttpServerRequest) =>
+    Effect.gen(function*() {
+      const sessionId = request.headers["mcp-session-id"]
+      if (sessionId === undefined) {
+        return HttpServerResponse.text("Method Not Allowed without Mcp-Session-Id", {
+          status: 405,
+          headers: { allow: "POST" }
+        })
+      }
+      const session = sessions.get(sessionId)
+      if (session === undefined) return errorResponse(404, null, Rpc.error(-32001, "Session not found"))
+      yield* closeSession(session)
+      return HttpServerResponse.empty({ status: 200 })
+    })
+
+  /** The handler of every HTTP request. */
+  const handle: Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest> =
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const path = request.url.split("?")[0] ?? "/"
+      const refused = refuse(request)
+      if (refused !== undefined) return refused
+      if (path === "/healthz") return HttpServerResponse.text("ok\n")
+      if (path === "/readyz") {
+        return engine.ready() && !draining
+          ? HttpServerResponse.text(`${engine.status()}\n`)
+          : HttpServerResponse.text(`${engine.status()}\n`, { status: 503 })
+      }
+      const match = /^\/mcp(?:\/([^/]+))?\/?$/.exec(path)
+      if (match === null) return HttpServerResponse.text("Not Found", { status: 404 })
+      const profile = match[1] === undefined ? undefined : decodeURIComponent(match[1])
+      if (profile !== undefined && !engine.hasProfile(profile)) {
+        return HttpServerResponse.text(`Not Found: no profile ${profile}`, { status: 404 })
+      }
+      switch (request.method) {
+        case "POST":
+          return yield* post(request, profile)
+        case "GET":
+          return yield* get(request)
+        case "DELETE":
+          return yield* del(request)
+        default:
+          return HttpServerResponse.empty({ status: 405, headers: { allow: "GET, POST, DELETE" } })
+      }
+    })
+
+  /** Stop taking new work; then the engine drains. Sessions are closed. */
+  const shutdown = Effect.gen(function*() {
+    draining = true
+    yield* engine.drain
+    yield* Effect.forEach([...sessions.values()], closeSession, { discard: true })
+  })
+
+  return { handle, shutdown, sessions: () => sessions.size }
+})
