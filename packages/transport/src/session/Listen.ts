@@ -116,49 +116,48 @@ export const make = (config: Config): Listener => {
    * Sends one listen of `listening` and waits for its acknowledgement. Only the request that carries the listen
    * ends it: a renewed one is cancelled, never ended.
    */
-  const send = (listening: Open) =>
-    Effect.gen(function*() {
-      const { ackTimeoutMs } = listening
-      const ack = Deferred.makeUnsafe<Filter>()
-      const end = Deferred.makeUnsafe<End>()
-      const ended = (outcome: End) =>
-        Effect.sync(() => {
-          Deferred.doneUnsafe(end, Exit.succeed(outcome))
-          if (listening.sent?.end === end) Deferred.doneUnsafe(listening.ended, Exit.succeed(outcome))
-        })
-      let id: string | undefined
-      const fiber = yield* config.send({ notifications: withSubscriptions(listening.filter) }, (sent) => {
-        id = String(sent)
-        waiting.set(id, ack)
-      }).pipe(
-        Effect.matchEffect({
-          onSuccess: () => ended({ _tag: "Ended" }),
-          onFailure: (error) => ended({ _tag: "Dropped", error })
-        }),
-        Effect.forkIn(listening.scope)
+  const send = Effect.fnUntraced(function*(listening: Open) {
+    const { ackTimeoutMs } = listening
+    const ack = Deferred.makeUnsafe<Filter>()
+    const end = Deferred.makeUnsafe<End>()
+    const ended = (outcome: End) =>
+      Effect.sync(() => {
+        Deferred.doneUnsafe(end, Exit.succeed(outcome))
+        if (listening.sent?.end === end) Deferred.doneUnsafe(listening.ended, Exit.succeed(outcome))
+      })
+    let id: string | undefined
+    const fiber = yield* config.send({ notifications: withSubscriptions(listening.filter) }, (sent) => {
+      id = String(sent)
+      waiting.set(id, ack)
+    }).pipe(
+      Effect.matchEffect({
+        onSuccess: () => ended({ _tag: "Ended" }),
+        onFailure: (error) => ended({ _tag: "Dropped", error })
+      }),
+      Effect.forkIn(listening.scope)
+    )
+    const first = yield* Effect.raceFirst(
+      Effect.map(Deferred.await(ack), (honoured) => ({ _tag: "Ack" as const, honoured })),
+      Effect.map(Deferred.await(end), (ended) => ({ _tag: "End" as const, ended }))
+    ).pipe(Effect.timeoutOption(ackTimeoutMs))
+    if (id !== undefined && waiting.get(id) === ack) waiting.delete(id)
+    const fail = (reason: ListenFailed["reason"], detail: string) =>
+      Effect.fail(new ListenFailed({ server: config.server, reason, detail }))
+    if (Option.isNone(first)) {
+      // Cancelled at once: a renewal's scope outlives it.
+      yield* Fiber.interrupt(fiber)
+      return yield* fail("no-ack", `no notifications/subscriptions/acknowledged within ${ackTimeoutMs} ms`)
+    }
+    if (first.value._tag === "End") {
+      const ended = first.value.ended
+      if (ended._tag === "Ended") return yield* fail("ended", "the server answered it before acknowledging it")
+      return yield* fail(
+        ended.error._tag === "RemoteError" ? "refused" : "ended",
+        ended.error.message
       )
-      const first = yield* Effect.raceFirst(
-        Effect.map(Deferred.await(ack), (honoured) => ({ _tag: "Ack" as const, honoured })),
-        Effect.map(Deferred.await(end), (ended) => ({ _tag: "End" as const, ended }))
-      ).pipe(Effect.timeoutOption(ackTimeoutMs))
-      if (id !== undefined && waiting.get(id) === ack) waiting.delete(id)
-      const fail = (reason: ListenFailed["reason"], detail: string) =>
-        Effect.fail(new ListenFailed({ server: config.server, reason, detail }))
-      if (Option.isNone(first)) {
-        // Cancelled at once: a renewal's scope outlives it.
-        yield* Fiber.interrupt(fiber)
-        return yield* fail("no-ack", `no notifications/subscriptions/acknowledged within ${ackTimeoutMs} ms`)
-      }
-      if (first.value._tag === "End") {
-        const ended = first.value.ended
-        if (ended._tag === "Ended") return yield* fail("ended", "the server answered it before acknowledging it")
-        return yield* fail(
-          ended.error._tag === "RemoteError" ? "refused" : "ended",
-          ended.error.message
-        )
-      }
-      return { fiber, end, honoured: first.value.honoured } satisfies Sent
-    })
+    }
+    return { fiber, end, honoured: first.value.honoured } satisfies Sent
+  })
 
   /** `sent` carries `listening` from now on (if it ended between its acknowledgement and now, so does the listen). */
   const carry = (listening: Open, sent: Sent) => {
@@ -166,30 +165,28 @@ export const make = (config: Config): Listener => {
     if (Deferred.isDoneUnsafe(sent.end)) Deferred.doneUnsafe(listening.ended, Deferred.await(sent.end))
   }
 
-  const open = (filter: Filter, ackTimeoutMs: number) =>
-    renewing.withPermit(Effect.gen(function*() {
-      const ended = Deferred.makeUnsafe<End>()
-      const listening: Open = { scope: yield* Effect.scope, filter, ackTimeoutMs, ended, sent: undefined }
-      const sent = yield* send(listening)
-      carry(listening, sent)
-      current = listening
-      yield* Effect.addFinalizer(() =>
-        Effect.sync(() => {
-          if (current === listening) current = undefined
-        })
-      )
-      return { honoured: sent.honoured, ended: Deferred.await(ended) } satisfies Listening
-    }))
+  const open = Effect.fnUntraced(function*(filter: Filter, ackTimeoutMs: number) {
+    const ended = Deferred.makeUnsafe<End>()
+    const listening: Open = { scope: yield* Effect.scope, filter, ackTimeoutMs, ended, sent: undefined }
+    const sent = yield* send(listening)
+    carry(listening, sent)
+    current = listening
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        if (current === listening) current = undefined
+      })
+    )
+    return { honoured: sent.honoured, ended: Deferred.await(ended) } satisfies Listening
+  }, renewing.withPermit)
 
   /** Sends the open listen again with the current subscriptions; once acknowledged, the old request is cancelled. */
-  const renew = (listening: Open) =>
-    Effect.gen(function*() {
-      const old = listening.sent
-      const sent = yield* send(listening)
-      carry(listening, sent)
-      if (old !== undefined) yield* Fiber.interrupt(old.fiber)
-      return sent.honoured
-    })
+  const renew = Effect.fnUntraced(function*(listening: Open) {
+    const old = listening.sent
+    const sent = yield* send(listening)
+    carry(listening, sent)
+    if (old !== undefined) yield* Fiber.interrupt(old.fiber)
+    return sent.honoured
+  })
 
   const subscription = (uri: string, on: boolean): Effect.Effect<void, ProtocolError> =>
     renewing.withPermit(Effect.suspend(() => {

@@ -65,224 +65,226 @@ type State = Connecting | { readonly _tag: "Open"; readonly endpoint: URL } | { 
  * @since 0.2.0
  * @category constructors
  */
-export const make = (
+export const make: (
   options: Options,
   receiver: Receiver
-): Effect.Effect<Transport, never, Scope.Scope | HttpClient.HttpClient> =>
-  Effect.gen(function*() {
-    const { server, url } = options
-    const client = HttpClient.withScope(yield* HttpClient.HttpClient)
-    const fibers = yield* FiberSet.make()
-    const run = yield* FiberSet.runtime(fibers)<HttpClient.HttpClient>()
-    const ended = yield* Deferred.make<Ended>()
-    const user = UserHeaders.prepare(options.headers)
-    const userHeaders = user.plain
-    const withNames = user.redacting
+) => Effect.Effect<Transport, never, Scope.Scope | HttpClient.HttpClient> = Effect.fnUntraced(function*(
+  options: Options,
+  receiver: Receiver
+) {
+  const { server, url } = options
+  const client = HttpClient.withScope(yield* HttpClient.HttpClient)
+  const fibers = yield* FiberSet.make()
+  const run = yield* FiberSet.runtime(fibers)<HttpClient.HttpClient>()
+  const ended = yield* Deferred.make<Ended>()
+  const user = UserHeaders.prepare(options.headers)
+  const userHeaders = user.plain
+  const withNames = user.redacting
 
-    let state: State = { _tag: "Connecting", queue: [] }
-    const exchanges = new Map<number, Fiber.Fiber<unknown, unknown>>()
-    const answers = AnswerPool.make()
+  let state: State = { _tag: "Connecting", queue: [] }
+  const exchanges = new Map<number, Fiber.Fiber<unknown, unknown>>()
+  const answers = AnswerPool.make()
 
-    const end = (reason: string) => {
-      if (state._tag === "Ended") return
-      state = { _tag: "Ended" }
-      Deferred.doneUnsafe(ended, Exit.succeed({ reason }))
+  const end = (reason: string) => {
+    if (state._tag === "Ended") return
+    state = { _tag: "Ended" }
+    Deferred.doneUnsafe(ended, Exit.succeed({ reason }))
+  }
+
+  /** Connecting failed: every request waiting for the endpoint fails with `error`, and the transport ends. */
+  const refuse = (error: (method: string) => RequestFailure) => {
+    if (state._tag !== "Connecting") return
+    const queue = state.queue
+    end(error("the SSE stream").message)
+    for (const frame of queue) {
+      if (frame._tag !== "Request") continue
+      const cause = error(frame.method)
+      receiver.failRequest(frame.id, options.connectFailure?.(frame.method, cause) ?? cause)
     }
+  }
 
-    /** Connecting failed: every request waiting for the endpoint fails with `error`, and the transport ends. */
-    const refuse = (error: (method: string) => RequestFailure) => {
-      if (state._tag !== "Connecting") return
-      const queue = state.queue
-      end(error("the SSE stream").message)
-      for (const frame of queue) {
-        if (frame._tag !== "Request") continue
-        const cause = error(frame.method)
-        receiver.failRequest(frame.id, options.connectFailure?.(frame.method, cause) ?? cause)
-      }
-    }
-
-    const postTo = (endpoint: URL, frame: Frame): Effect.Effect<void> => {
-      const method = frame._tag === "Response" ? "a response" : frame.method
-      const who = { server, method }
-      const body = Effect.scoped(Effect.gen(function*() {
-        const response = yield* Exchange.execute(
-          client,
-          endpoint,
-          (target) =>
-            HttpClientRequest.post(target).pipe(
-              HttpClientRequest.setHeaders(userHeaders),
-              HttpClientRequest.bodyText(frame.text, "application/json")
-            ),
-          who,
-          undefined,
-          url
-        )
-        if (response.status >= 200 && response.status < 300) return
-        const error = Exchange.statusError(response, yield* Exchange.errorBody(response), who, receiver.excerpt)
-        if (frame._tag === "Request") receiver.failRequest(frame.id, error)
-        else receiver.diagnose(error.message)
-      }))
-      return body.pipe(
-        Effect.catch((error) =>
-          Effect.sync(() => {
-            if (frame._tag === "Request") {
-              if (receiver.isPending(frame.id)) receiver.failRequest(frame.id, error)
-            } else receiver.diagnose(error.message)
-          })
-        ),
-        Effect.timeoutOption(options.notifyTimeoutMs),
-        Effect.flatMap((acknowledged) =>
-          Option.isSome(acknowledged) || frame._tag !== "Request" || !receiver.isPending(frame.id)
-            ? Effect.void
-            : Effect.sync(() =>
-              receiver.diagnose(
-                `the server did not acknowledge the POST of ${method} within ${options.notifyTimeoutMs} ms; it was aborted, and the answer may still come on the stream`
-              )
-            )
-        ),
-        withNames
-      )
-    }
-
-    /** The POSTs of requests whose answer has come on the stream are aborted (their acknowledgement is moot). */
-    const abortAnswered = () => {
-      for (const [id, fiber] of exchanges) {
-        if (receiver.isPending(id)) continue
-        exchanges.delete(id)
-        fiber.interruptUnsafe()
-      }
-    }
-
-    const dispatch = (endpoint: URL, frame: Frame) => {
-      if (frame._tag === "Response") {
-        // Answers to the server's requests go a few at a time (`AnswerPool`).
-        const bounded = answers.bounded(postTo(endpoint, frame))
-        if (bounded === undefined) {
-          receiver.diagnose(`dropped an answer to a server request: ${AnswerPool.MAX_WAITING} answers already wait`)
-        } else run(bounded)
-        return
-      }
-      const fiber = run(postTo(endpoint, frame))
-      if (frame._tag !== "Request") return
-      exchanges.set(frame.id, fiber)
-      fiber.addObserver(() => {
-        if (exchanges.get(frame.id) === fiber) exchanges.delete(frame.id)
-      })
-    }
-
-    const onEndpoint = (data: string): boolean => {
-      if (state._tag !== "Connecting") return true
-      const verdict = UrlPolicy.judge("SSE endpoint", data.trim(), url)
-      if (verdict._tag === "Refused") {
-        refuse((method) =>
-          new ProtocolError({
-            server,
-            method,
-            detail: `its endpoint event named ${
-              JSON.stringify(UrlPolicy.show(data.trim(), url))
-            }, refused: ${verdict.reason}`
-          })
-        )
-        return false
-      }
-      const endpoint = verdict.url
-      const queue = state.queue
-      state = { _tag: "Open", endpoint }
-      timer.interruptUnsafe()
-      for (const frame of queue) dispatch(endpoint, frame)
-      return true
-    }
-
-    const connect = Effect.scoped(Effect.gen(function*() {
-      const who = { server, method: "the SSE stream" }
+  const postTo = (endpoint: URL, frame: Frame): Effect.Effect<void> => {
+    const method = frame._tag === "Response" ? "a response" : frame.method
+    const who = { server, method }
+    const body = Effect.scoped(Effect.gen(function*() {
       const response = yield* Exchange.execute(
         client,
-        url,
+        endpoint,
         (target) =>
-          HttpClientRequest.get(target).pipe(
-            HttpClientRequest.setHeaders({ ...userHeaders, accept: "text/event-stream" })
+          HttpClientRequest.post(target).pipe(
+            HttpClientRequest.setHeaders(userHeaders),
+            HttpClientRequest.bodyText(frame.text, "application/json")
           ),
-        who
+        who,
+        undefined,
+        url
       )
-      if (response.status < 200 || response.status >= 300) {
-        const body = yield* Exchange.errorBody(response)
-        return refuse((method) => Exchange.statusError(response, body, { server, method }, receiver.excerpt))
-      }
-      if (mediaType(response) !== "text/event-stream") {
-        return refuse((method) =>
-          new ProtocolError({ server, method, detail: "the SSE endpoint did not answer with an event stream" })
-        )
-      }
-      yield* SseReader.read(Inflate.body(response).stream, options.maxMessageBytes, SseReader.cursor(), {
-        event: (name, data) => {
-          if (state._tag === "Connecting") {
-            if (name === "endpoint") return onEndpoint(data)
-            refuse((method) =>
-              new ProtocolError({ server, method, detail: `the SSE stream began with a ${name} event, not endpoint` })
+      if (response.status >= 200 && response.status < 300) return
+      const error = Exchange.statusError(response, yield* Exchange.errorBody(response), who, receiver.excerpt)
+      if (frame._tag === "Request") receiver.failRequest(frame.id, error)
+      else receiver.diagnose(error.message)
+    }))
+    return body.pipe(
+      Effect.catch((error) =>
+        Effect.sync(() => {
+          if (frame._tag === "Request") {
+            if (receiver.isPending(frame.id)) receiver.failRequest(frame.id, error)
+          } else receiver.diagnose(error.message)
+        })
+      ),
+      Effect.timeoutOption(options.notifyTimeoutMs),
+      Effect.flatMap((acknowledged) =>
+        Option.isSome(acknowledged) || frame._tag !== "Request" || !receiver.isPending(frame.id)
+          ? Effect.void
+          : Effect.sync(() =>
+            receiver.diagnose(
+              `the server did not acknowledge the POST of ${method} within ${options.notifyTimeoutMs} ms; it was aborted, and the answer may still come on the stream`
             )
-            return false
-          }
-          if (name === "message") {
-            receiver.message(data)
-            if (exchanges.size > 0) abortAnswered()
-          }
-          return true
-        },
-        oversize: (bytes) => {
-          receiver.diagnose(`skipped a ${bytes}-byte event over the ${options.maxMessageBytes}-byte limit`)
-          return true
+          )
+      ),
+      withNames
+    )
+  }
+
+  /** The POSTs of requests whose answer has come on the stream are aborted (their acknowledgement is moot). */
+  const abortAnswered = () => {
+    for (const [id, fiber] of exchanges) {
+      if (receiver.isPending(id)) continue
+      exchanges.delete(id)
+      fiber.interruptUnsafe()
+    }
+  }
+
+  const dispatch = (endpoint: URL, frame: Frame) => {
+    if (frame._tag === "Response") {
+      // Answers to the server's requests go a few at a time (`AnswerPool`).
+      const bounded = answers.bounded(postTo(endpoint, frame))
+      if (bounded === undefined) {
+        receiver.diagnose(`dropped an answer to a server request: ${AnswerPool.MAX_WAITING} answers already wait`)
+      } else run(bounded)
+      return
+    }
+    const fiber = run(postTo(endpoint, frame))
+    if (frame._tag !== "Request") return
+    exchanges.set(frame.id, fiber)
+    fiber.addObserver(() => {
+      if (exchanges.get(frame.id) === fiber) exchanges.delete(frame.id)
+    })
+  }
+
+  const onEndpoint = (data: string): boolean => {
+    if (state._tag !== "Connecting") return true
+    const verdict = UrlPolicy.judge("SSE endpoint", data.trim(), url)
+    if (verdict._tag === "Refused") {
+      refuse((method) =>
+        new ProtocolError({
+          server,
+          method,
+          detail: `its endpoint event named ${
+            JSON.stringify(UrlPolicy.show(data.trim(), url))
+          }, refused: ${verdict.reason}`
+        })
+      )
+      return false
+    }
+    const endpoint = verdict.url
+    const queue = state.queue
+    state = { _tag: "Open", endpoint }
+    timer.interruptUnsafe()
+    for (const frame of queue) dispatch(endpoint, frame)
+    return true
+  }
+
+  const connect = Effect.scoped(Effect.gen(function*() {
+    const who = { server, method: "the SSE stream" }
+    const response = yield* Exchange.execute(
+      client,
+      url,
+      (target) =>
+        HttpClientRequest.get(target).pipe(
+          HttpClientRequest.setHeaders({ ...userHeaders, accept: "text/event-stream" })
+        ),
+      who
+    )
+    if (response.status < 200 || response.status >= 300) {
+      const body = yield* Exchange.errorBody(response)
+      return refuse((method) => Exchange.statusError(response, body, { server, method }, receiver.excerpt))
+    }
+    if (mediaType(response) !== "text/event-stream") {
+      return refuse((method) =>
+        new ProtocolError({ server, method, detail: "the SSE endpoint did not answer with an event stream" })
+      )
+    }
+    yield* SseReader.read(Inflate.body(response).stream, options.maxMessageBytes, SseReader.cursor(), {
+      event: (name, data) => {
+        if (state._tag === "Connecting") {
+          if (name === "endpoint") return onEndpoint(data)
+          refuse((method) =>
+            new ProtocolError({ server, method, detail: `the SSE stream began with a ${name} event, not endpoint` })
+          )
+          return false
         }
-      }).pipe(Effect.mapError((error) =>
+        if (name === "message") {
+          receiver.message(data)
+          if (exchanges.size > 0) abortAnswered()
+        }
+        return true
+      },
+      oversize: (bytes) => {
+        receiver.diagnose(`skipped a ${bytes}-byte event over the ${options.maxMessageBytes}-byte limit`)
+        return true
+      }
+    }).pipe(
+      Effect.mapError((error) =>
         new ConnectionFailed({ ...who, url: Url.redact(url), reason: Exchange.describe(error) })
-      ))
+      )
+    )
+    refuse((method) =>
+      new ConnectionFailed({
+        server,
+        method,
+        url: Url.redact(url),
+        reason: "the SSE stream ended before its endpoint event"
+      })
+    )
+    end("the server ended the SSE stream")
+  })).pipe(
+    Effect.catch((error) =>
+      Effect.sync(() => {
+        refuse(() => error)
+        end(error.message)
+      })
+    ),
+    withNames
+  )
+  const connection = run(connect)
+  const timer = run(
+    Effect.sleep(options.connectTimeoutMs).pipe(Effect.andThen(Effect.sync(() => {
+      if (state._tag !== "Connecting") return
       refuse((method) =>
         new ConnectionFailed({
           server,
           method,
           url: Url.redact(url),
-          reason: "the SSE stream ended before its endpoint event"
+          reason: `no endpoint event within ${options.connectTimeoutMs} ms`
         })
       )
-      end("the server ended the SSE stream")
-    })).pipe(
-      Effect.catch((error) =>
-        Effect.sync(() => {
-          refuse(() =>
-            error
-          )
-          end(error.message)
-        })
-      ),
-      withNames
-    )
-    const connection = run(connect)
-    const timer = run(
-      Effect.sleep(options.connectTimeoutMs).pipe(Effect.andThen(Effect.sync(() => {
-        if (state._tag !== "Connecting") return
-        refuse((method) =>
-          new ConnectionFailed({
-            server,
-            method,
-            url: Url.redact(url),
-            reason: `no endpoint event within ${options.connectTimeoutMs} ms`
-          })
-        )
-        connection.interruptUnsafe()
-      })))
-    )
+      connection.interruptUnsafe()
+    })))
+  )
 
-    return {
-      kind: "sse",
-      send: (frame) => {
-        if (state._tag === "Connecting") state.queue.push(frame)
-        else if (state._tag === "Open") dispatch(state.endpoint, frame)
-      },
-      abandon: (id) => exchanges.get(id)?.interruptUnsafe(),
-      established: () => {},
-      ended: Deferred.await(ended),
-      close: Effect.suspend(() => {
-        end("the transport was closed")
-        return FiberSet.clear(fibers)
-      })
-    } satisfies Transport
-  })
+  return {
+    kind: "sse",
+    send: (frame) => {
+      if (state._tag === "Connecting") state.queue.push(frame)
+      else if (state._tag === "Open") dispatch(state.endpoint, frame)
+    },
+    abandon: (id) => exchanges.get(id)?.interruptUnsafe(),
+    established: () => {},
+    ended: Deferred.await(ended),
+    close: Effect.suspend(() => {
+      end("the transport was closed")
+      return FiberSet.clear(fibers)
+    })
+  } satisfies Transport
+})

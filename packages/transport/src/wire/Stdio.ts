@@ -143,24 +143,23 @@ export const make = (
  * @since 0.2.0
  * @category constructors
  */
-export const spawn = (
+export const spawn: (
   opts: Options
-): Effect.Effect<
+) => Effect.Effect<
   ChildProcessSpawner.ChildProcessHandle,
   SpawnError,
   Scope.Scope | ChildProcessSpawner.ChildProcessSpawner
-> =>
-  Effect.gen(function*() {
-    const base = yield* BaseEnvironment
-    const spawner = yield* ChildProcessSpawner.ChildProcessSpawner
-    return yield* spawner.spawn(ChildProcess.make(opts.command, opts.args, {
-      ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
-      env: ChildEnvironment.merge(base, opts.env),
-      extendEnv: opts.inheritEnv,
-      killSignal: "SIGTERM",
-      forceKillAfter: opts.killGraceMs
-    })).pipe(Effect.mapError((error) => spawnError(opts, error)))
-  })
+> = Effect.fnUntraced(function*(opts: Options) {
+  const base = yield* BaseEnvironment
+  const spawner = yield* ChildProcessSpawner.ChildProcessSpawner
+  return yield* spawner.spawn(ChildProcess.make(opts.command, opts.args, {
+    ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
+    env: ChildEnvironment.merge(base, opts.env),
+    extendEnv: opts.inheritEnv,
+    killSignal: "SIGTERM",
+    forceKillAfter: opts.killGraceMs
+  })).pipe(Effect.mapError((error) => spawnError(opts, error)))
+})
 
 /**
  * Starts the transport over a spawned server: its fibers run in the current scope, which joins them when it
@@ -169,217 +168,221 @@ export const spawn = (
  * @since 0.2.0
  * @category constructors
  */
-export const attach = (
+export const attach: (
   handle: ChildProcessSpawner.ChildProcessHandle,
   opts: Options,
   redactor: Redactor,
   receiver: Receiver
-): Effect.Effect<StdioTransport, never, Scope.Scope> =>
-  Effect.gen(function*() {
-    const server = opts.name
-    const stderr = new StderrTail(opts.stderrLines, 512, redactor)
-    const outbox = new Outbox()
-    const exitSignal = Deferred.makeUnsafe<ExitInfo>()
-    const ended = Deferred.makeUnsafe<Ended>()
-    let exited: ExitInfo | undefined
-    let endedWith: ProcessExited | ClientClosed | undefined
-    let oversize = 0
-    let invalidUtf8 = 0
-    let refusedRequests = 0
-    let stdoutEnded = false
-    let stderrEnded = false
+) => Effect.Effect<StdioTransport, never, Scope.Scope> = Effect.fnUntraced(function*(
+  handle: ChildProcessSpawner.ChildProcessHandle,
+  opts: Options,
+  redactor: Redactor,
+  receiver: Receiver
+) {
+  const server = opts.name
+  const stderr = new StderrTail(opts.stderrLines, 512, redactor)
+  const outbox = new Outbox()
+  const exitSignal = Deferred.makeUnsafe<ExitInfo>()
+  const ended = Deferred.makeUnsafe<Ended>()
+  let exited: ExitInfo | undefined
+  let endedWith: ProcessExited | ClientClosed | undefined
+  let oversize = 0
+  let invalidUtf8 = 0
+  let refusedRequests = 0
+  let stdoutEnded = false
+  let stderrEnded = false
 
-    const processExited = (info: ExitInfo) =>
-      new ProcessExited({ server, code: info.code, signal: info.signal, stderrTail: stderr.snapshot() })
+  const processExited = (info: ExitInfo) =>
+    new ProcessExited({ server, code: info.code, signal: info.signal, stderrTail: stderr.snapshot() })
 
-    /** The transport ended by itself; `input` says what becomes of what is still queued for stdin. */
-    const end = (error: ProcessExited | ClientClosed, input: "end" | "shut") => {
-      if (endedWith !== undefined) return
-      endedWith = error
-      if (input === "end") outbox.end()
-      else outbox.shutdown()
-      const why: Ended = { reason: error.message, error }
-      receiver.ended(why)
-      Deferred.doneUnsafe(ended, Exit.succeed(why))
+  /** The transport ended by itself; `input` says what becomes of what is still queued for stdin. */
+  const end = (error: ProcessExited | ClientClosed, input: "end" | "shut") => {
+    if (endedWith !== undefined) return
+    endedWith = error
+    if (input === "end") outbox.end()
+    else outbox.shutdown()
+    const why: Ended = { reason: error.message, error }
+    receiver.ended(why)
+    Deferred.doneUnsafe(ended, Exit.succeed(why))
+  }
+
+  const framer = new LineFramer(opts.maxMessageBytes, {
+    line: receiver.message,
+    oversize: (bytes, head, tail) => {
+      oversize++
+      const { id, kind } = JsonRpc.sniffOversize(head, tail)
+      // Only a response settles a call: a server request's id is the server's own, whatever it equals.
+      if (kind === "response" && typeof id === "number") {
+        const method = receiver.pendingMethod(id)
+        if (method !== undefined) {
+          receiver.failRequest(id, new MessageTooLarge({ server, method, bytes, limit: opts.maxMessageBytes }))
+        }
+      }
+      if (kind === "request" && id !== undefined) {
+        refusedRequests++
+        outbox.offer(JsonRpc.errorFrame(
+          id,
+          -32600,
+          `Request too large: at least ${bytes} bytes, over this client's ${opts.maxMessageBytes}-byte limit`
+        ))
+      }
+      receiver.diagnose(
+        `discarded a ${bytes}-byte message over the ${opts.maxMessageBytes}-byte limit: ${
+          // The head is the line's first bytes: its end is a cut too.
+          redactor.excerpt(redactor.fragment(head, { end: true }), 80)}`
+      )
+    },
+    invalidUtf8: (text) => {
+      invalidUtf8++
+      receiver.diagnose(`skipped a stdout line that is not valid UTF-8: ${redactor.excerpt(text)}`)
     }
+  })
 
-    const framer = new LineFramer(opts.maxMessageBytes, {
-      line: receiver.message,
-      oversize: (bytes, head, tail) => {
-        oversize++
-        const { id, kind } = JsonRpc.sniffOversize(head, tail)
-        // Only a response settles a call: a server request's id is the server's own, whatever it equals.
-        if (kind === "response" && typeof id === "number") {
-          const method = receiver.pendingMethod(id)
-          if (method !== undefined) {
-            receiver.failRequest(id, new MessageTooLarge({ server, method, bytes, limit: opts.maxMessageBytes }))
+  const waitForExit = Effect.raceFirst(Deferred.await(exitSignal), Effect.sleep(DRAIN_MS))
+  const annotate = Effect.annotateLogs({ mcpServer: server, pid: handle.pid })
+
+  const reader = yield* Stream.runForEachArray(handle.stdout, (chunks) => {
+    for (const chunk of chunks) framer.push(chunk)
+    return Effect.void
+  }).pipe(
+    Effect.catch((error) => Effect.logDebug(`stdout failed: ${error.message}`)),
+    Effect.andThen(Effect.sync(() => {
+      stdoutEnded = true
+      framer.end()
+    })),
+    // stdout ended: wait briefly for the exit status; if the process exited, the exit watcher ends the transport.
+    Effect.andThen(waitForExit),
+    Effect.andThen(Effect.sync(() => {
+      if (exited === undefined) end(new ClientClosed({ server, reason: "the server closed its stdout" }), "end")
+    })),
+    annotate,
+    Effect.forkScoped
+  )
+
+  const writer = yield* Stream.fromPull(Effect.succeed(outbox.take)).pipe(
+    Stream.run(handle.stdin),
+    Effect.catch((error) =>
+      Effect.logDebug(`stdin failed: ${error.message}`).pipe(
+        // A dead child's stdin usually fails before its exit status is known: wait briefly for the exit, so that
+        // calls fail with `ProcessExited` (code, signal, stderr).
+        Effect.andThen(waitForExit),
+        Effect.andThen(Effect.sync(() => {
+          if (exited === undefined) {
+            end(new ClientClosed({ server, reason: "writing to the server's stdin failed" }), "shut")
           }
-        }
-        if (kind === "request" && id !== undefined) {
-          refusedRequests++
-          outbox.offer(JsonRpc.errorFrame(
-            id,
-            -32600,
-            `Request too large: at least ${bytes} bytes, over this client's ${opts.maxMessageBytes}-byte limit`
-          ))
-        }
-        receiver.diagnose(
-          `discarded a ${bytes}-byte message over the ${opts.maxMessageBytes}-byte limit: ${
-            // The head is the line's first bytes: its end is a cut too.
-            redactor.excerpt(redactor.fragment(head, { end: true }), 80)}`
-        )
-      },
-      invalidUtf8: (text) => {
-        invalidUtf8++
-        receiver.diagnose(`skipped a stdout line that is not valid UTF-8: ${redactor.excerpt(text)}`)
+        }))
+      )
+    ),
+    annotate,
+    Effect.forkScoped
+  )
+
+  const onStderrLine = opts.onStderrLine
+  const stderrFiber = yield* Stream.runForEachArray(handle.stderr, (chunks) => {
+    const lines = chunks.flatMap((chunk) => stderr.push(chunk))
+    return onStderrLine === undefined || lines.length === 0
+      ? Effect.void
+      : Effect.forEach(lines, onStderrLine, { discard: true })
+  }).pipe(
+    Effect.ignore,
+    Effect.andThen(Effect.sync(() => {
+      stderrEnded = true
+    })),
+    annotate,
+    Effect.forkScoped
+  )
+
+  const exitFiber = yield* Effect.exit(handle.exitCode).pipe(
+    Effect.flatMap((exit) => {
+      const info: ExitInfo = Exit.isSuccess(exit)
+        ? { code: exit.value, signal: null }
+        : { code: null, signal: signalOf(Cause.pretty(exit.cause)) }
+      exited = info
+      Deferred.doneUnsafe(exitSignal, Exit.succeed(info))
+      // Let the reader deliver answers (and stderr its last lines) written just before the exit: usually both
+      // pipes have closed before the exit is seen, and there is nothing to wait for.
+      const drain = stdoutEnded && stderrEnded ? Effect.void : Effect.raceFirst(
+        Effect.asVoid(Effect.all([Fiber.await(reader), Fiber.await(stderrFiber)])),
+        Effect.sleep(DRAIN_MS)
+      )
+      return Effect.andThen(drain, Effect.sync(() => end(processExited(info), "shut")))
+    }),
+    annotate,
+    Effect.forkScoped
+  )
+
+  /** Waits, bounded, for the exit watcher: the exit recorded and the last output drained. */
+  const joinExit = Effect.suspend(() =>
+    exitFiber.pollUnsafe() !== undefined ? Effect.void : Effect.raceFirst(
+      Fiber.await(exitFiber),
+      Effect.sleep(opts.killGraceMs)
+    )
+  )
+  const terminate = Effect.ignore(handle.kill({ killSignal: "SIGTERM", forceKillAfter: opts.killGraceMs }))
+  // The server's descendants that left its process group (`setsid`): read from the process table before the first
+  // signal (stdin's EOF included), while they still name the server as their parent; without the service, none.
+  const tree = yield* Effect.serviceOption(ProcessTree.ProcessTree)
+  const collect = Option.isNone(tree) ? Effect.succeed([]) : ProcessTree.collect(tree.value, handle.pid)
+  /** The same ladder for the descendants, beside the group's (`force`: SIGKILL at once); bounded. */
+  const reap = (strays: ReadonlyArray<ProcessTree.Entry>, force: boolean) =>
+    Option.isNone(tree) || strays.length === 0
+      ? Effect.void
+      : ProcessTree.reap(tree.value, strays, { killGraceMs: opts.killGraceMs, force }).pipe(
+        Effect.flatMap((left) =>
+          left.length === 0
+            ? Effect.void
+            : Effect.logWarning(`descendants still running after SIGKILL: ${left.map((e) => e.pid).join(", ")}`)
+        ),
+        annotate
+      )
+
+  return {
+    kind: "stdio",
+    pid: handle.pid,
+    send: (frame) => outbox.offer(frame.text),
+    write: (text) => outbox.offer(text),
+    abandon: () => {},
+    established: () => {},
+    ended: Deferred.await(ended),
+    annotations: { pid: handle.pid },
+    close: Effect.gen(function*() {
+      const strays = yield* collect
+      outbox.end()
+      yield* Effect.raceFirst(Deferred.await(exitSignal), Effect.sleep(opts.shutdownGraceMs))
+      // Exited, with stdout and stderr closed: no one in the group holds the pipes, and the spawner's release
+      // (when the caller's scope closes) signals the group all the same (SIGTERM → `killGrace` → SIGKILL).
+      // Otherwise the group is signalled here, so a grandchild holding the pipes lets the exit watcher finish.
+      const group = exited !== undefined && stdoutEnded && stderrEnded
+        ? joinExit
+        : Effect.andThen(terminate, joinExit)
+      yield* Effect.all([group, reap(strays, false)], { concurrency: 2, discard: true })
+    }),
+    // stdin stays open until the SIGKILL lands, so the kill is what ends the server.
+    kill: Effect.gen(function*() {
+      const strays = yield* collect
+      const group = Effect.ignore(handle.kill({ killSignal: "SIGKILL", forceKillAfter: opts.killGraceMs })).pipe(
+        Effect.andThen(joinExit)
+      )
+      yield* Effect.all([group, reap(strays, true)], { concurrency: 2, discard: true })
+    }),
+    refusal: () => endedWith ?? (exited === undefined ? undefined : processExited(exited)),
+    stderrTail: () => stderr.snapshot(),
+    exitInfo: () => exited,
+    awaitExit: Deferred.await(exitSignal),
+    counters: () => ({
+      oversize,
+      invalidUtf8,
+      refusedRequests,
+      stderrBytes: stderr.bytes,
+      fibersDone: {
+        reader: reader.pollUnsafe() !== undefined,
+        writer: writer.pollUnsafe() !== undefined,
+        stderr: stderrFiber.pollUnsafe() !== undefined,
+        exit: exitFiber.pollUnsafe() !== undefined
       }
     })
-
-    const waitForExit = Effect.raceFirst(Deferred.await(exitSignal), Effect.sleep(DRAIN_MS))
-    const annotate = Effect.annotateLogs({ mcpServer: server, pid: handle.pid })
-
-    const reader = yield* Stream.runForEachArray(handle.stdout, (chunks) => {
-      for (const chunk of chunks) framer.push(chunk)
-      return Effect.void
-    }).pipe(
-      Effect.catch((error) => Effect.logDebug(`stdout failed: ${error.message}`)),
-      Effect.andThen(Effect.sync(() => {
-        stdoutEnded = true
-        framer.end()
-      })),
-      // stdout ended: wait briefly for the exit status; if the process exited, the exit watcher ends the transport.
-      Effect.andThen(waitForExit),
-      Effect.andThen(Effect.sync(() => {
-        if (exited === undefined) end(new ClientClosed({ server, reason: "the server closed its stdout" }), "end")
-      })),
-      annotate,
-      Effect.forkScoped
-    )
-
-    const writer = yield* Stream.fromPull(Effect.succeed(outbox.take)).pipe(
-      Stream.run(handle.stdin),
-      Effect.catch((error) =>
-        Effect.logDebug(`stdin failed: ${error.message}`).pipe(
-          // A dead child's stdin usually fails before its exit status is known: wait briefly for the exit, so that
-          // calls fail with `ProcessExited` (code, signal, stderr).
-          Effect.andThen(waitForExit),
-          Effect.andThen(Effect.sync(() => {
-            if (exited === undefined) {
-              end(new ClientClosed({ server, reason: "writing to the server's stdin failed" }), "shut")
-            }
-          }))
-        )
-      ),
-      annotate,
-      Effect.forkScoped
-    )
-
-    const onStderrLine = opts.onStderrLine
-    const stderrFiber = yield* Stream.runForEachArray(handle.stderr, (chunks) => {
-      const lines = chunks.flatMap((chunk) => stderr.push(chunk))
-      return onStderrLine === undefined || lines.length === 0
-        ? Effect.void
-        : Effect.forEach(lines, onStderrLine, { discard: true })
-    }).pipe(
-      Effect.ignore,
-      Effect.andThen(Effect.sync(() => {
-        stderrEnded = true
-      })),
-      annotate,
-      Effect.forkScoped
-    )
-
-    const exitFiber = yield* Effect.exit(handle.exitCode).pipe(
-      Effect.flatMap((exit) => {
-        const info: ExitInfo = Exit.isSuccess(exit)
-          ? { code: exit.value, signal: null }
-          : { code: null, signal: signalOf(Cause.pretty(exit.cause)) }
-        exited = info
-        Deferred.doneUnsafe(exitSignal, Exit.succeed(info))
-        // Let the reader deliver answers (and stderr its last lines) written just before the exit: usually both
-        // pipes have closed before the exit is seen, and there is nothing to wait for.
-        const drain = stdoutEnded && stderrEnded ? Effect.void : Effect.raceFirst(
-          Effect.asVoid(Effect.all([Fiber.await(reader), Fiber.await(stderrFiber)])),
-          Effect.sleep(DRAIN_MS)
-        )
-        return Effect.andThen(drain, Effect.sync(() => end(processExited(info), "shut")))
-      }),
-      annotate,
-      Effect.forkScoped
-    )
-
-    /** Waits, bounded, for the exit watcher: the exit recorded and the last output drained. */
-    const joinExit = Effect.suspend(() =>
-      exitFiber.pollUnsafe() !== undefined ? Effect.void : Effect.raceFirst(
-        Fiber.await(exitFiber),
-        Effect.sleep(opts.killGraceMs)
-      )
-    )
-    const terminate = Effect.ignore(handle.kill({ killSignal: "SIGTERM", forceKillAfter: opts.killGraceMs }))
-    // The server's descendants that left its process group (`setsid`): read from the process table before the first
-    // signal (stdin's EOF included), while they still name the server as their parent; without the service, none.
-    const tree = yield* Effect.serviceOption(ProcessTree.ProcessTree)
-    const collect = Option.isNone(tree) ? Effect.succeed([]) : ProcessTree.collect(tree.value, handle.pid)
-    /** The same ladder for the descendants, beside the group's (`force`: SIGKILL at once); bounded. */
-    const reap = (strays: ReadonlyArray<ProcessTree.Entry>, force: boolean) =>
-      Option.isNone(tree) || strays.length === 0
-        ? Effect.void
-        : ProcessTree.reap(tree.value, strays, { killGraceMs: opts.killGraceMs, force }).pipe(
-          Effect.flatMap((left) =>
-            left.length === 0
-              ? Effect.void
-              : Effect.logWarning(`descendants still running after SIGKILL: ${left.map((e) => e.pid).join(", ")}`)
-          ),
-          annotate
-        )
-
-    return {
-      kind: "stdio",
-      pid: handle.pid,
-      send: (frame) => outbox.offer(frame.text),
-      write: (text) => outbox.offer(text),
-      abandon: () => {},
-      established: () => {},
-      ended: Deferred.await(ended),
-      annotations: { pid: handle.pid },
-      close: Effect.gen(function*() {
-        const strays = yield* collect
-        outbox.end()
-        yield* Effect.raceFirst(Deferred.await(exitSignal), Effect.sleep(opts.shutdownGraceMs))
-        // Exited, with stdout and stderr closed: no one in the group holds the pipes, and the spawner's release
-        // (when the caller's scope closes) signals the group all the same (SIGTERM → `killGrace` → SIGKILL).
-        // Otherwise the group is signalled here, so a grandchild holding the pipes lets the exit watcher finish.
-        const group = exited !== undefined && stdoutEnded && stderrEnded
-          ? joinExit
-          : Effect.andThen(terminate, joinExit)
-        yield* Effect.all([group, reap(strays, false)], { concurrency: 2, discard: true })
-      }),
-      // stdin stays open until the SIGKILL lands, so the kill is what ends the server.
-      kill: Effect.gen(function*() {
-        const strays = yield* collect
-        const group = Effect.ignore(handle.kill({ killSignal: "SIGKILL", forceKillAfter: opts.killGraceMs })).pipe(
-          Effect.andThen(joinExit)
-        )
-        yield* Effect.all([group, reap(strays, true)], { concurrency: 2, discard: true })
-      }),
-      refusal: () => endedWith ?? (exited === undefined ? undefined : processExited(exited)),
-      stderrTail: () => stderr.snapshot(),
-      exitInfo: () => exited,
-      awaitExit: Deferred.await(exitSignal),
-      counters: () => ({
-        oversize,
-        invalidUtf8,
-        refusedRequests,
-        stderrBytes: stderr.bytes,
-        fibersDone: {
-          reader: reader.pollUnsafe() !== undefined,
-          writer: writer.pollUnsafe() !== undefined,
-          stderr: stderrFiber.pollUnsafe() !== undefined,
-          exit: exitFiber.pollUnsafe() !== undefined
-        }
-      })
-    } satisfies StdioTransport
-  })
+  } satisfies StdioTransport
+})
 
 const spawnError = (opts: Options, error: PlatformError.PlatformError) =>
   new SpawnError({

@@ -113,375 +113,382 @@ export const backoffMs: (attempt: number) => number = Reconnects.backoffMs
  * @since 0.2.0
  * @category constructors
  */
-export const make = (
+export const make: (
   options: Options,
   receiver: Receiver
-): Effect.Effect<StreamableHttp, never, Scope.Scope | HttpClient.HttpClient> =>
-  Effect.gen(function*() {
-    const { server, url } = options
-    const client = HttpClient.withScope(yield* HttpClient.HttpClient)
-    const fibers = yield* FiberSet.make()
-    const run = yield* FiberSet.runtime(fibers)<HttpClient.HttpClient>()
-    const ended = yield* Deferred.make<Ended>()
-    const user = UserHeaders.prepare(options.headers, ["mcp-session-id"])
-    const userHeaders = user.plain
-    const withNames = user.redacting
+) => Effect.Effect<StreamableHttp, never, Scope.Scope | HttpClient.HttpClient> = Effect.fnUntraced(function*(
+  options: Options,
+  receiver: Receiver
+) {
+  const { server, url } = options
+  const client = HttpClient.withScope(yield* HttpClient.HttpClient)
+  const fibers = yield* FiberSet.make()
+  const run = yield* FiberSet.runtime(fibers)<HttpClient.HttpClient>()
+  const ended = yield* Deferred.make<Ended>()
+  const user = UserHeaders.prepare(options.headers, ["mcp-session-id"])
+  const userHeaders = user.plain
+  const withNames = user.redacting
 
-    let sessionId: string | undefined
-    let protocolVersion: string | undefined
-    /** How the session's era uses the wire (`established`): the legacy era's until the handshake says otherwise. */
-    let conduct: Conduct = { resumesStreams: true, cancelsByAbort: false }
-    /** Bumped on every session loss: streams of an older session stop. */
-    let generation = 0
-    let closed = false
-    const exchanges = new Map<number, Fiber.Fiber<unknown, unknown>>()
-    /** A request that carried the current session id was answered with a success: the server knows the session. */
-    let confirmed = false
-    /** Why the GET stream was given up, once it was (the health record's `serverStream`). */
-    let serverStream: string | undefined
-    /** The `McpAuth` credentials requests last went out with, and a count of their changes (`authorizationContext`). */
-    let credentials: string | undefined
-    let authorizationContext = 0
-    const authorized = (identity: string) => {
-      if (identity === credentials) return
-      if (credentials !== undefined) authorizationContext++
-      credentials = identity
+  let sessionId: string | undefined
+  let protocolVersion: string | undefined
+  /** How the session's era uses the wire (`established`): the legacy era's until the handshake says otherwise. */
+  let conduct: Conduct = { resumesStreams: true, cancelsByAbort: false }
+  /** Bumped on every session loss: streams of an older session stop. */
+  let generation = 0
+  let closed = false
+  const exchanges = new Map<number, Fiber.Fiber<unknown, unknown>>()
+  /** A request that carried the current session id was answered with a success: the server knows the session. */
+  let confirmed = false
+  /** Why the GET stream was given up, once it was (the health record's `serverStream`). */
+  let serverStream: string | undefined
+  /** The `McpAuth` credentials requests last went out with, and a count of their changes (`authorizationContext`). */
+  let credentials: string | undefined
+  let authorizationContext = 0
+  const authorized = (identity: string) => {
+    if (identity === credentials) return
+    if (credentials !== undefined) authorizationContext++
+    credentials = identity
+  }
+  const readCredentials = yield* Exchange.credentialsNow(url)
+  const answers = AnswerPool.make()
+
+  const headers = (kind: "initialize" | "post" | "get" | "delete", lastEventId?: string): Record<string, string> => {
+    const h: Record<string, string> = { ...userHeaders }
+    if (kind === "get") h["accept"] = "text/event-stream"
+    else if (kind !== "delete") h["accept"] = "application/json, text/event-stream"
+    if (kind !== "initialize") {
+      if (sessionId !== undefined) h["mcp-session-id"] = sessionId
+      if (protocolVersion !== undefined) h["mcp-protocol-version"] = protocolVersion
     }
-    const readCredentials = yield* Exchange.credentialsNow(url)
-    const answers = AnswerPool.make()
+    if (lastEventId !== undefined) h["last-event-id"] = lastEventId
+    return h
+  }
 
-    const headers = (kind: "initialize" | "post" | "get" | "delete", lastEventId?: string): Record<string, string> => {
-      const h: Record<string, string> = { ...userHeaders }
-      if (kind === "get") h["accept"] = "text/event-stream"
-      else if (kind !== "delete") h["accept"] = "application/json, text/event-stream"
-      if (kind !== "initialize") {
-        if (sessionId !== undefined) h["mcp-session-id"] = sessionId
-        if (protocolVersion !== undefined) h["mcp-protocol-version"] = protocolVersion
-      }
-      if (lastEventId !== undefined) h["last-event-id"] = lastEventId
-      return h
-    }
+  const post = (frame: Frame, method: string) => (target: URL) =>
+    HttpClientRequest.post(target).pipe(
+      HttpClientRequest.setHeaders(headers(method === "initialize" ? "initialize" : "post")),
+      // A modern request's own headers (`MCP-Protocol-Version` equal to its `_meta`, `Mcp-Method`…) come last.
+      HttpClientRequest.setHeaders(frame._tag === "Request" ? frame.headers ?? {} : {}),
+      HttpClientRequest.bodyText(frame.text, "application/json")
+    )
 
-    const post = (frame: Frame, method: string) => (target: URL) =>
-      HttpClientRequest.post(target).pipe(
-        HttpClientRequest.setHeaders(headers(method === "initialize" ? "initialize" : "post")),
-        // A modern request's own headers (`MCP-Protocol-Version` equal to its `_meta`, `Mcp-Method`…) come last.
-        HttpClientRequest.setHeaders(frame._tag === "Request" ? frame.headers ?? {} : {}),
-        HttpClientRequest.bodyText(frame.text, "application/json")
-      )
+  const get = (lastEventId: string | undefined) => (target: URL) =>
+    HttpClientRequest.get(target).pipe(HttpClientRequest.setHeaders(headers("get", lastEventId)))
 
-    const get = (lastEventId: string | undefined) => (target: URL) =>
-      HttpClientRequest.get(target).pipe(HttpClientRequest.setHeaders(headers("get", lastEventId)))
+  /** A status that says the session is gone, for a request that carried `sentWith`. */
+  const isSessionLoss = (status: number, body: Exchange.ErrorBody, sentWith: string | undefined): boolean =>
+    sentWith !== undefined && (status === 404 || (status === 400 && /session/i.test(body.text)))
 
-    /** A status that says the session is gone, for a request that carried `sentWith`. */
-    const isSessionLoss = (status: number, body: Exchange.ErrorBody, sentWith: string | undefined): boolean =>
-      sentWith !== undefined && (status === 404 || (status === 400 && /session/i.test(body.text)))
+  const sessionLoss = (sentWith: string | undefined) => {
+    if (closed || sentWith === undefined || sentWith !== sessionId) return
+    const wasConfirmed = confirmed
+    sessionId = undefined
+    protocolVersion = undefined
+    confirmed = false
+    generation++
+    receiver.sessionLost(wasConfirmed)
+  }
 
-    const sessionLoss = (sentWith: string | undefined) => {
-      if (closed || sentWith === undefined || sentWith !== sessionId) return
-      const wasConfirmed = confirmed
-      sessionId = undefined
-      protocolVersion = undefined
-      confirmed = false
-      generation++
-      receiver.sessionLost(wasConfirmed)
-    }
+  /** A request that carried `sentWith` succeeded: if that is still the session, the server knows it. */
+  const confirm = (sentWith: string | undefined) => {
+    if (sentWith !== undefined && sentWith === sessionId) confirmed = true
+  }
 
-    /** A request that carried `sentWith` succeeded: if that is still the session, the server knows it. */
-    const confirm = (sentWith: string | undefined) => {
-      if (sentWith !== undefined && sentWith === sessionId) confirmed = true
-    }
-
-    /** Reads an event stream into the receiver; stops when `done()` says the stream's purpose is met. */
-    const readEvents = (
-      body: Inflate.Body,
-      at: SseReader.Cursor,
-      done: () => boolean,
-      onOversize: (bytes: number) => boolean
-    ) =>
-      SseReader.read(body.stream, options.maxMessageBytes, at, {
-        event: (name, data) => {
-          if (name === "message") receiver.message(data)
-          else receiver.diagnose(`skipped a server-sent event of type ${JSON.stringify(receiver.excerpt(name, 40))}`)
-          return !done()
-        },
-        oversize: onOversize
-      }).pipe(Effect.ignore)
-
-    /**
-     * Opens a stream with GET (+ Last-Event-ID once it has one) and opens it again whenever it drops, until `done()`,
-     * within the `Reconnects` rules: a wait of the server's `retry:` (at least 250 ms), at most 10 openings a minute
-     * (a stream that used them without carrying a message is given up), a refused GET tried once more, and
-     * `maxResumeAttempts` attempts in a row without an event. `giveUp` says why it stopped. A GET's status never
-     * counts as a session loss: a POST finds that out.
-     */
-    const resume = (
-      at: SseReader.Cursor,
-      done: () => boolean,
-      giveUp: (reason: string) => void,
-      who: Exchange.Origin,
-      immediately: boolean
-    ): Effect.Effect<void> =>
-      Effect.gen(function*() {
-        const g = generation
-        const stale = () => closed || done() || generation !== g
-        const budget = Reconnects.budget()
-        let refusals = 0
-        for (let attempt = 0, first = immediately;; first = false) {
-          if (!first) yield* Effect.sleep(Reconnects.delayMs(at.retryMs, attempt))
-          if (stale()) return
-          let turn = budget.next(yield* Clock.currentTimeMillis)
-          while (turn._tag === "Wait") {
-            yield* Effect.sleep(turn.ms)
-            if (stale()) return
-            turn = budget.next(yield* Clock.currentTimeMillis)
-          }
-          if (turn._tag === "GiveUp") return giveUp(turn.reason)
-          const sentWith = sessionId
-          const events = at.events
-          const messages = at.messages
-          const outcome = yield* Effect.scoped(Effect.gen(function*() {
-            const response = yield* Exchange.execute(client, url, get(at.lastEventId), who)
-            const status = response.status
-            if (status < 200 || status >= 300) return status
-            confirm(sentWith)
-            if (mediaType(response) !== "text/event-stream") return "a GET answer that is not an event stream"
-            yield* readEvents(Inflate.body(response), at, stale, (bytes) => {
-              receiver.diagnose(`skipped a ${bytes}-byte event over the ${options.maxMessageBytes}-byte limit`)
-              return true
-            })
-            return "dropped"
-          })).pipe(Effect.catch((error) => Effect.succeed(error.message)))
-          if (at.messages > messages) budget.carried(yield* Clock.currentTimeMillis)
-          if (stale()) return
-          if (outcome === 405) return giveUp("the server offers no GET stream (HTTP 405)")
-          if (typeof outcome === "number" && Reconnects.isRefusal(outcome) && ++refusals >= Reconnects.MAX_REFUSALS) {
-            return giveUp(`the server refused its GET ${refusals} times (HTTP ${outcome})`)
-          }
-          attempt = at.events > events ? 0 : attempt + 1
-          if (attempt >= options.maxResumeAttempts) {
-            const why = typeof outcome === "number" ? `HTTP ${outcome}` : outcome
-            return giveUp(`${attempt} attempts in a row to open it failed (${why})`)
-          }
-        }
-      })
-
-    /** The GET stream for server-initiated messages: opened once, opened again whenever it drops. */
-    const openStream = () => {
-      const at = SseReader.cursor()
-      serverStream = undefined
-      const g = generation
-      run(
-        resume(
-          at,
-          () => false,
-          (reason) => {
-            if (generation !== g) return
-            serverStream = reason
-            if (!reason.includes("405")) receiver.diagnose(`the GET stream stopped: ${reason}`)
-          },
-          { server, method: "GET stream" },
-          true
-        ).pipe(withNames)
-      )
-    }
-
-    const failed = (id: number) => (error: Parameters<Receiver["failRequest"]>[1]) =>
-      Effect.sync(() => {
-        if (receiver.isPending(id)) receiver.failRequest(id, error)
-      })
-
-    const exchange = (
-      frame: Extract<Frame, { _tag: "Request" }>
-    ): Effect.Effect<void, never, HttpClient.HttpClient> => {
-      const who = { server, method: frame.method }
-      const fail = failed(frame.id)
-      const answered = () => !receiver.isPending(frame.id)
-      const at = SseReader.cursor()
-      return Effect.scoped(Effect.gen(function*() {
-        const sentWith = frame.method === "initialize" ? undefined : sessionId
-        const response = yield* Exchange.execute(
-          client,
-          url,
-          post(frame, frame.method),
-          who,
-          {
-            authorizing: () => receiver.authorizing(frame.id),
-            sent: () => receiver.sent(frame.id),
-            credentials: authorized
-          }
-        )
-        const status = response.status
-        if (status < 200 || status >= 300) {
-          const body = yield* Exchange.errorBody(response)
-          if (body.id === frame.id) {
-            confirm(sentWith)
-            return receiver.message(body.text)
-          }
-          if (isSessionLoss(status, body, sentWith)) {
-            sessionLoss(sentWith)
-            return yield* fail(new SessionExpired(who))
-          }
-          if (
-            frame.method === "initialize" && options.fallback !== undefined &&
-            (status === 400 || status === 404 || status === 405) &&
-            (body.code === undefined || !MODERN_CODES.has(body.code))
-          ) {
-            const refused = Exchange.statusError(response, body, who, receiver.excerpt)
-            return yield* options.fallback(frame, refused, receiver.timeLeft(frame.id))
-          }
-          return yield* fail(Exchange.statusError(response, body, who, receiver.excerpt))
-        }
-        if (frame.method === "initialize") {
-          const id = response.headers["mcp-session-id"]
-          sessionId = id !== undefined && SESSION_ID.test(id) ? id : undefined
-          confirmed = false
-        } else confirm(sentWith)
-        const type = mediaType(response)
-        if (type === "application/json") {
-          const body = yield* readBounded(response, options.maxMessageBytes).pipe(
-            Effect.mapError((error) =>
-              new ConnectionFailed({ ...who, url: Url.redact(url), reason: Exchange.describe(error) })
-            )
-          )
-          if (body._tag === "TooLarge") {
-            return yield* fail(
-              new MessageTooLarge({
-                ...who,
-                bytes: body.bytes,
-                limit: options.maxMessageBytes,
-                ...(body.encoding === undefined ? {} : { encoding: body.encoding })
-              })
-            )
-          }
-          receiver.message(body.text)
-          if (!answered()) yield* fail(new ProtocolError({ ...who, detail: "the JSON reply did not answer it" }))
-          return
-        }
-        if (type === "text/event-stream") {
-          const events = Inflate.body(response)
-          yield* readEvents(events, at, answered, (bytes) => {
-            const encoding = events.inflated()
-            receiver.failRequest(
-              frame.id,
-              new MessageTooLarge({
-                ...who,
-                bytes,
-                limit: options.maxMessageBytes,
-                ...(encoding === undefined ? {} : { encoding })
-              })
-            )
-            return false
-          })
-          if (answered()) return
-          // No resumption in the era (a request that carries its own version header is one of it, the probe's
-          // included): the request is lost, and the session sends it again with a new id.
-          if (!conduct.resumesStreams || frame.headers?.["mcp-protocol-version"] !== undefined) {
-            return yield* fail(new StreamEnded({ ...who, reason: "the stream ended before the answer" }))
-          }
-          if (at.lastEventId === undefined) {
-            return yield* fail(new StreamEnded({ ...who, reason: "it had no event id to resume from" }))
-          }
-          return yield* resume(
-            at,
-            answered,
-            (reason) => {
-              if (receiver.isPending(frame.id)) receiver.failRequest(frame.id, new StreamEnded({ ...who, reason }))
-            },
-            who,
-            false
-          )
-        }
-        return yield* fail(
-          status === 202 || status === 204
-            ? new ProtocolError({ ...who, detail: `HTTP ${status} carried no answer` })
-            : new ProtocolError({ ...who, detail: `an answer of type ${JSON.stringify(receiver.excerpt(type, 60))}` })
-        )
-      })).pipe(Effect.catch(fail), withNames)
-    }
-
-    /** A notification or a response: fire and forget, bounded; only a session loss or a failure is reported. */
-    const deliver = (frame: Exclude<Frame, { _tag: "Request" }>): Effect.Effect<void> => {
-      const method = frame._tag === "Notification" ? frame.method : "a response"
-      const who = { server, method }
-      const sentWith = sessionId
-      return Effect.scoped(Effect.gen(function*() {
-        const response = yield* Exchange.execute(client, url, post(frame, method), who)
-        if (response.status >= 200 && response.status < 300) {
-          confirm(sentWith)
-          if (method === "notifications/initialized") openStream()
-          return
-        }
-        const body = yield* Exchange.errorBody(response)
-        if (isSessionLoss(response.status, body, sentWith)) return sessionLoss(sentWith)
-        receiver.diagnose(Exchange.statusError(response, body, who, receiver.excerpt).message)
-      })).pipe(
-        Effect.catch((error) => Effect.sync(() => receiver.diagnose(error.message))),
-        Effect.timeoutOption(options.notifyTimeoutMs),
-        Effect.asVoid,
-        withNames
-      )
-    }
-
-    const send = (frame: Frame): void => {
-      if (closed) return
-      if (frame._tag === "Response") {
-        const bounded = answers.bounded(deliver(frame))
-        if (bounded === undefined) {
-          receiver.diagnose(`dropped an answer to a server request: ${AnswerPool.MAX_WAITING} answers already wait`)
-        } else run(bounded)
-        return
-      }
-      if (frame._tag !== "Request") {
-        // Closing the request's stream (`abandon`) is the cancellation when the era says so (2026-07-28).
-        if (conduct.cancelsByAbort && frame._tag === "Notification" && frame.method === "notifications/cancelled") {
-          return
-        }
-        run(deliver(frame))
-        return
-      }
-      const fiber = run(exchange(frame))
-      exchanges.set(frame.id, fiber)
-      fiber.addObserver(() => {
-        if (exchanges.get(frame.id) === fiber) exchanges.delete(frame.id)
-      })
-    }
-
-    const close: Effect.Effect<void> = Effect.uninterruptible(Effect.suspend(() => {
-      if (closed) return Deferred.await(ended).pipe(Effect.asVoid)
-      closed = true
-      const ending = sessionId
-      const end = ending === undefined ? Effect.void : Effect.scoped(
-        Exchange.execute(
-          client,
-          url,
-          (target) => HttpClientRequest.delete(target).pipe(HttpClientRequest.setHeaders(headers("delete"))),
-          { server, method: "DELETE" }
-        )
-      ).pipe(Effect.ignore, Effect.timeoutOption(options.closeTimeoutMs), withNames)
-      return Effect.gen(function*() {
-        yield* FiberSet.clear(fibers)
-        yield* end
-        yield* Deferred.succeed(ended, { reason: "the transport was closed" })
-      })
-    }))
-    yield* Effect.addFinalizer(() => close)
-
-    return {
-      kind: "http" as const,
-      send,
-      abandon: (id) => exchanges.get(id)?.interruptUnsafe(),
-      established: (version, how) => {
-        protocolVersion = version
-        conduct = how
+  /** Reads an event stream into the receiver; stops when `done()` says the stream's purpose is met. */
+  const readEvents = (
+    body: Inflate.Body,
+    at: SseReader.Cursor,
+    done: () => boolean,
+    onOversize: (bytes: number) => boolean
+  ) =>
+    SseReader.read(body.stream, options.maxMessageBytes, at, {
+      event: (name, data) => {
+        if (name === "message") receiver.message(data)
+        else receiver.diagnose(`skipped a server-sent event of type ${JSON.stringify(receiver.excerpt(name, 40))}`)
+        return !done()
       },
-      ended: Deferred.await(ended),
-      sessionId: () => sessionId,
-      serverStream: () => serverStream,
-      authorizationContext: readCredentials === undefined ? undefined : Effect.map(readCredentials, (identity) => {
-        authorized(identity)
-        return authorizationContext
-      }),
-      close
-    } satisfies StreamableHttp
+      oversize: onOversize
+    }).pipe(Effect.ignore)
+
+  /**
+   * Opens a stream with GET (+ Last-Event-ID once it has one) and opens it again whenever it drops, until `done()`,
+   * within the `Reconnects` rules: a wait of the server's `retry:` (at least 250 ms), at most 10 openings a minute
+   * (a stream that used them without carrying a message is given up), a refused GET tried once more, and
+   * `maxResumeAttempts` attempts in a row without an event. `giveUp` says why it stopped. A GET's status never
+   * counts as a session loss: a POST finds that out.
+   */
+  const resume: (
+    at: SseReader.Cursor,
+    done: () => boolean,
+    giveUp: (reason: string) => void,
+    who: Exchange.Origin,
+    immediately: boolean
+  ) => Effect.Effect<void> = Effect.fnUntraced(function*(
+    at: SseReader.Cursor,
+    done: () => boolean,
+    giveUp: (reason: string) => void,
+    who: Exchange.Origin,
+    immediately: boolean
+  ) {
+    const g = generation
+    const stale = () => closed || done() || generation !== g
+    const budget = Reconnects.budget()
+    let refusals = 0
+    for (let attempt = 0, first = immediately;; first = false) {
+      if (!first) yield* Effect.sleep(Reconnects.delayMs(at.retryMs, attempt))
+      if (stale()) return
+      let turn = budget.next(yield* Clock.currentTimeMillis)
+      while (turn._tag === "Wait") {
+        yield* Effect.sleep(turn.ms)
+        if (stale()) return
+        turn = budget.next(yield* Clock.currentTimeMillis)
+      }
+      if (turn._tag === "GiveUp") return giveUp(turn.reason)
+      const sentWith = sessionId
+      const events = at.events
+      const messages = at.messages
+      const outcome = yield* Effect.scoped(Effect.gen(function*() {
+        const response = yield* Exchange.execute(client, url, get(at.lastEventId), who)
+        const status = response.status
+        if (status < 200 || status >= 300) return status
+        confirm(sentWith)
+        if (mediaType(response) !== "text/event-stream") return "a GET answer that is not an event stream"
+        yield* readEvents(Inflate.body(response), at, stale, (bytes) => {
+          receiver.diagnose(`skipped a ${bytes}-byte event over the ${options.maxMessageBytes}-byte limit`)
+          return true
+        })
+        return "dropped"
+      })).pipe(Effect.catch((error) => Effect.succeed(error.message)))
+      if (at.messages > messages) budget.carried(yield* Clock.currentTimeMillis)
+      if (stale()) return
+      if (outcome === 405) return giveUp("the server offers no GET stream (HTTP 405)")
+      if (typeof outcome === "number" && Reconnects.isRefusal(outcome) && ++refusals >= Reconnects.MAX_REFUSALS) {
+        return giveUp(`the server refused its GET ${refusals} times (HTTP ${outcome})`)
+      }
+      attempt = at.events > events ? 0 : attempt + 1
+      if (attempt >= options.maxResumeAttempts) {
+        const why = typeof outcome === "number" ? `HTTP ${outcome}` : outcome
+        return giveUp(`${attempt} attempts in a row to open it failed (${why})`)
+      }
+    }
   })
+
+  /** The GET stream for server-initiated messages: opened once, opened again whenever it drops. */
+  const openStream = () => {
+    const at = SseReader.cursor()
+    serverStream = undefined
+    const g = generation
+    run(
+      resume(
+        at,
+        () => false,
+        (reason) => {
+          if (generation !== g) return
+          serverStream = reason
+          if (!reason.includes("405")) receiver.diagnose(`the GET stream stopped: ${reason}`)
+        },
+        { server, method: "GET stream" },
+        true
+      ).pipe(withNames)
+    )
+  }
+
+  const failed = (id: number) => (error: Parameters<Receiver["failRequest"]>[1]) =>
+    Effect.sync(() => {
+      if (receiver.isPending(id)) receiver.failRequest(id, error)
+    })
+
+  const exchange = (
+    frame: Extract<Frame, { _tag: "Request" }>
+  ): Effect.Effect<void, never, HttpClient.HttpClient> => {
+    const who = { server, method: frame.method }
+    const fail = failed(frame.id)
+    const answered = () => !receiver.isPending(frame.id)
+    const at = SseReader.cursor()
+    return Effect.scoped(Effect.gen(function*() {
+      const sentWith = frame.method === "initialize" ? undefined : sessionId
+      const response = yield* Exchange.execute(
+        client,
+        url,
+        post(frame, frame.method),
+        who,
+        {
+          authorizing: () => receiver.authorizing(frame.id),
+          sent: () => receiver.sent(frame.id),
+          credentials: authorized
+        }
+      )
+      const status = response.status
+      if (status < 200 || status >= 300) {
+        const body = yield* Exchange.errorBody(response)
+        if (body.id === frame.id) {
+          confirm(sentWith)
+          return receiver.message(body.text)
+        }
+        if (isSessionLoss(status, body, sentWith)) {
+          sessionLoss(sentWith)
+          return yield* fail(new SessionExpired(who))
+        }
+        if (
+          frame.method === "initialize" && options.fallback !== undefined &&
+          (status === 400 || status === 404 || status === 405) &&
+          (body.code === undefined || !MODERN_CODES.has(body.code))
+        ) {
+          const refused = Exchange.statusError(response, body, who, receiver.excerpt)
+          return yield* options.fallback(frame, refused, receiver.timeLeft(frame.id))
+        }
+        return yield* fail(Exchange.statusError(response, body, who, receiver.excerpt))
+      }
+      if (frame.method === "initialize") {
+        const id = response.headers["mcp-session-id"]
+        sessionId = id !== undefined && SESSION_ID.test(id) ? id : undefined
+        confirmed = false
+      } else confirm(sentWith)
+      const type = mediaType(response)
+      if (type === "application/json") {
+        const body = yield* readBounded(response, options.maxMessageBytes).pipe(
+          Effect.mapError((error) =>
+            new ConnectionFailed({ ...who, url: Url.redact(url), reason: Exchange.describe(error) })
+          )
+        )
+        if (body._tag === "TooLarge") {
+          return yield* fail(
+            new MessageTooLarge({
+              ...who,
+              bytes: body.bytes,
+              limit: options.maxMessageBytes,
+              ...(body.encoding === undefined ? {} : { encoding: body.encoding })
+            })
+          )
+        }
+        receiver.message(body.text)
+        if (!answered()) yield* fail(new ProtocolError({ ...who, detail: "the JSON reply did not answer it" }))
+        return
+      }
+      if (type === "text/event-stream") {
+        const events = Inflate.body(response)
+        yield* readEvents(events, at, answered, (bytes) => {
+          const encoding = events.inflated()
+          receiver.failRequest(
+            frame.id,
+            new MessageTooLarge({
+              ...who,
+              bytes,
+              limit: options.maxMessageBytes,
+              ...(encoding === undefined ? {} : { encoding })
+            })
+          )
+          return false
+        })
+        if (answered()) return
+        // No resumption in the era (a request that carries its own version header is one of it, the probe's
+        // included): the request is lost, and the session sends it again with a new id.
+        if (!conduct.resumesStreams || frame.headers?.["mcp-protocol-version"] !== undefined) {
+          return yield* fail(new StreamEnded({ ...who, reason: "the stream ended before the answer" }))
+        }
+        if (at.lastEventId === undefined) {
+          return yield* fail(new StreamEnded({ ...who, reason: "it had no event id to resume from" }))
+        }
+        return yield* resume(
+          at,
+          answered,
+          (reason) => {
+            if (receiver.isPending(frame.id)) receiver.failRequest(frame.id, new StreamEnded({ ...who, reason }))
+          },
+          who,
+          false
+        )
+      }
+      return yield* fail(
+        status === 202 || status === 204
+          ? new ProtocolError({ ...who, detail: `HTTP ${status} carried no answer` })
+          : new ProtocolError({ ...who, detail: `an answer of type ${JSON.stringify(receiver.excerpt(type, 60))}` })
+      )
+    })).pipe(Effect.catch(fail), withNames)
+  }
+
+  /** A notification or a response: fire and forget, bounded; only a session loss or a failure is reported. */
+  const deliver = (frame: Exclude<Frame, { _tag: "Request" }>): Effect.Effect<void> => {
+    const method = frame._tag === "Notification" ? frame.method : "a response"
+    const who = { server, method }
+    const sentWith = sessionId
+    return Effect.scoped(Effect.gen(function*() {
+      const response = yield* Exchange.execute(client, url, post(frame, method), who)
+      if (response.status >= 200 && response.status < 300) {
+        confirm(sentWith)
+        if (method === "notifications/initialized") openStream()
+        return
+      }
+      const body = yield* Exchange.errorBody(response)
+      if (isSessionLoss(response.status, body, sentWith)) return sessionLoss(sentWith)
+      receiver.diagnose(Exchange.statusError(response, body, who, receiver.excerpt).message)
+    })).pipe(
+      Effect.catch((error) => Effect.sync(() => receiver.diagnose(error.message))),
+      Effect.timeoutOption(options.notifyTimeoutMs),
+      Effect.asVoid,
+      withNames
+    )
+  }
+
+  const send = (frame: Frame): void => {
+    if (closed) return
+    if (frame._tag === "Response") {
+      const bounded = answers.bounded(deliver(frame))
+      if (bounded === undefined) {
+        receiver.diagnose(`dropped an answer to a server request: ${AnswerPool.MAX_WAITING} answers already wait`)
+      } else run(bounded)
+      return
+    }
+    if (frame._tag !== "Request") {
+      // Closing the request's stream (`abandon`) is the cancellation when the era says so (2026-07-28).
+      if (conduct.cancelsByAbort && frame._tag === "Notification" && frame.method === "notifications/cancelled") {
+        return
+      }
+      run(deliver(frame))
+      return
+    }
+    const fiber = run(exchange(frame))
+    exchanges.set(frame.id, fiber)
+    fiber.addObserver(() => {
+      if (exchanges.get(frame.id) === fiber) exchanges.delete(frame.id)
+    })
+  }
+
+  const close: Effect.Effect<void> = Effect.uninterruptible(Effect.suspend(() => {
+    if (closed) return Deferred.await(ended).pipe(Effect.asVoid)
+    closed = true
+    const ending = sessionId
+    const end = ending === undefined ? Effect.void : Effect.scoped(
+      Exchange.execute(
+        client,
+        url,
+        (target) => HttpClientRequest.delete(target).pipe(HttpClientRequest.setHeaders(headers("delete"))),
+        { server, method: "DELETE" }
+      )
+    ).pipe(Effect.ignore, Effect.timeoutOption(options.closeTimeoutMs), withNames)
+    return Effect.gen(function*() {
+      yield* FiberSet.clear(fibers)
+      yield* end
+      yield* Deferred.succeed(ended, { reason: "the transport was closed" })
+    })
+  }))
+  yield* Effect.addFinalizer(() => close)
+
+  return {
+    kind: "http" as const,
+    send,
+    abandon: (id) => exchanges.get(id)?.interruptUnsafe(),
+    established: (version, how) => {
+      protocolVersion = version
+      conduct = how
+    },
+    ended: Deferred.await(ended),
+    sessionId: () => sessionId,
+    serverStream: () => serverStream,
+    authorizationContext: readCredentials === undefined ? undefined : Effect.map(readCredentials, (identity) => {
+      authorized(identity)
+      return authorizationContext
+    }),
+    close
+  } satisfies StreamableHttp
+})

@@ -125,6 +125,13 @@ const isChallenge = (response: HttpClientResponse.HttpClientResponse): boolean =
     ?.error === "insufficient_scope"
 }
 
+/** What the caller of `execute` hears of the exchange's phases (see `execute`). */
+export interface Phases {
+  readonly authorizing: () => void
+  readonly sent: () => void
+  readonly credentials?: ((identity: string) => void) | undefined
+}
+
 /**
  * Sends `build(url)` and follows redirects while they stay on the origin of `url` (see `executeOnce`). When the
  * program provides `McpAuth`, every request carries its Authorization header, and a 401 (or a 403
@@ -141,72 +148,74 @@ const isChallenge = (response: HttpClientResponse.HttpClientResponse): boolean =
  * POSTs to the endpoint its server named, with the configured server's tokens, never with those of whatever server
  * the endpoint's path belongs to.
  */
-export const execute = (
+export const execute: (
   client: HttpClient.HttpClient.With<HttpClientError.HttpClientError, Scope.Scope>,
   url: URL,
   build: (url: URL) => HttpClientRequest.HttpClientRequest,
   who: Origin,
-  phases?: {
-    readonly authorizing: () => void
-    readonly sent: () => void
-    readonly credentials?: ((identity: string) => void) | undefined
-  },
-  credentials: URL = url
-): Effect.Effect<
+  phases?: Phases,
+  credentials?: URL
+) => Effect.Effect<
   HttpClientResponse.HttpClientResponse,
   ConnectionFailed | RedirectRefused | AuthorizationRequired,
   Scope.Scope
-> =>
-  Effect.gen(function*() {
-    const found = yield* Effect.serviceOption(McpAuth.McpAuth)
-    if (Option.isNone(found)) return yield* executeOnce(client, url, build, who)
-    const auth = found.value
-    const server = credentials.href
-    // A DPoP proof names the request's method and URL (the URL it goes to, not the server whose credentials it carries).
-    const target = { method: build(url).method, url: url.href }
-    const send = Effect.gen(function*() {
-      phases?.authorizing()
-      const headers = yield* auth.headers(server, target)
-      phases?.sent()
-      phases?.credentials?.(identityOf(headers))
-      const sent = Object.values(headers).flatMap((value) => {
-        const text = Redacted.value(value)
-        const token = /^\s*\S+\s+(\S+)\s*$/.exec(text)?.[1]
-        return token === undefined ? [text] : [text, token]
-      })
-      const response = yield* executeOnce(client, url, (target) => {
-        let request = build(target)
-        for (const [name, value] of Object.entries(headers)) {
-          request = HttpClientRequest.setHeader(request, name, Redacted.value(value))
-        }
-        return request
-      }, who)
-      if (sent.length > 0 && response.status >= 400) sentCredentials.set(response, sent)
-      return response
+> = Effect.fnUntraced(function*(
+  client: HttpClient.HttpClient.With<HttpClientError.HttpClientError, Scope.Scope>,
+  url: URL,
+  build: (url: URL) => HttpClientRequest.HttpClientRequest,
+  who: Origin,
+  phases?: Phases,
+  credentials: URL = url
+) {
+  const found = yield* Effect.serviceOption(McpAuth.McpAuth)
+  if (Option.isNone(found)) return yield* executeOnce(client, url, build, who)
+  const auth = found.value
+  const server = credentials.href
+  // A DPoP proof names the request's method and URL (the URL it goes to, not the server whose credentials it carries).
+  const target = { method: build(url).method, url: url.href }
+  const send = Effect.gen(function*() {
+    phases?.authorizing()
+    const headers = yield* auth.headers(server, target)
+    phases?.sent()
+    phases?.credentials?.(identityOf(headers))
+    const sent = Object.values(headers).flatMap((value) => {
+      const text = Redacted.value(value)
+      const token = /^\s*\S+\s+(\S+)\s*$/.exec(text)?.[1]
+      return token === undefined ? [text] : [text, token]
     })
-    let response = yield* send
-    for (let challenges = 0; challenges < MAX_CHALLENGES && isChallenge(response); challenges++) {
-      const status = response.status
-      phases?.authorizing()
-      yield* auth.onChallenge(server, {
-        status,
-        wwwAuthenticate: response.headers["www-authenticate"],
-        dpopNonce: response.headers["dpop-nonce"]
-      }).pipe(
-        Effect.mapError((error) => new AuthorizationRequired({ ...who, status, reason: error.reason }))
-      )
-      response = yield* send
-    }
-    if (isChallenge(response)) {
-      return yield* new AuthorizationRequired({
-        ...who,
-        status: response.status,
-        reason: `the server still answers HTTP ${response.status} after ${MAX_CHALLENGES} authorizations.`
-      })
-    }
-    if (response.status < 400) yield* auth.onSuccess(server, { dpopNonce: response.headers["dpop-nonce"] })
+    const response = yield* executeOnce(client, url, (target) => {
+      let request = build(target)
+      for (const [name, value] of Object.entries(headers)) {
+        request = HttpClientRequest.setHeader(request, name, Redacted.value(value))
+      }
+      return request
+    }, who)
+    if (sent.length > 0 && response.status >= 400) sentCredentials.set(response, sent)
     return response
   })
+  let response = yield* send
+  for (let challenges = 0; challenges < MAX_CHALLENGES && isChallenge(response); challenges++) {
+    const status = response.status
+    phases?.authorizing()
+    yield* auth.onChallenge(server, {
+      status,
+      wwwAuthenticate: response.headers["www-authenticate"],
+      dpopNonce: response.headers["dpop-nonce"]
+    }).pipe(
+      Effect.mapError((error) => new AuthorizationRequired({ ...who, status, reason: error.reason }))
+    )
+    response = yield* send
+  }
+  if (isChallenge(response)) {
+    return yield* new AuthorizationRequired({
+      ...who,
+      status: response.status,
+      reason: `the server still answers HTTP ${response.status} after ${MAX_CHALLENGES} authorizations.`
+    })
+  }
+  if (response.status < 400) yield* auth.onSuccess(server, { dpopNonce: response.headers["dpop-nonce"] })
+  return response
+})
 
 /** `text` without the credentials that went with the request `response` answers. */
 const scrubSent = (response: HttpClientResponse.HttpClientResponse, text: string): string => {
