@@ -126,7 +126,7 @@ const oauthErrorOf = (reply: JsonReply): string | undefined =>
  * @since 0.1.0
  * @category token
  */
-export const request = (options: {
+export const request: (options: {
   readonly metadata: AuthorizationServerMetadata
   /** A registered client (it authenticates as it was registered), or how a machine client authenticates. */
   readonly client: ClientCredentials | ClientAuthentication.ClientAuthentication
@@ -136,40 +136,49 @@ export const request = (options: {
   readonly timeout?: Duration.Input | undefined
   /** Binds the token to a DPoP key (the proof goes in the `DPoP` header). */
   readonly dpop?: DpopBinding | undefined
-}): Effect.Effect<Tokens, TokenRequestFailed | CredentialUnavailable | SigningFailed, HttpClient.HttpClient> =>
-  Effect.gen(function*() {
+}) => Effect.Effect<Tokens, TokenRequestFailed | CredentialUnavailable | SigningFailed, HttpClient.HttpClient> = Effect
+  .fnUntraced(function*(options: {
+    readonly metadata: AuthorizationServerMetadata
+    /** A registered client (it authenticates as it was registered), or how a machine client authenticates. */
+    readonly client: ClientCredentials | ClientAuthentication.ClientAuthentication
+    readonly resource: string
+    readonly grant: Grant
+    readonly requestedScope?: string | undefined
+    readonly timeout?: Duration.Input | undefined
+    /** Binds the token to a DPoP key (the proof goes in the `DPoP` header). */
+    readonly dpop?: DpopBinding | undefined
+  }) {
     const { client, grant, metadata, resource } = options
     const endpoint = metadata.token_endpoint
     const fail = (reason: string, extra: { oauthError?: string; cause?: unknown } = {}) =>
       new TokenRequestFailed({ endpoint, grant: grant._tag, reason, ...extra })
     const authentication = "method" in client ? client : ClientAuthentication.fromClient(client)
     /** One request: a fresh client assertion and DPoP proof each time (both carry a one-time `jti`). */
-    const send = (nonce: string | undefined) =>
-      Effect.gen(function*() {
-        const applied = yield* ClientAuthentication.apply(authentication, metadata)
-        const params: Array<readonly [string, string]> = [
-          ...grantParams(grant),
-          ["resource", resource],
-          ...applied.params
-        ]
-        const sent = [
-          ...params.filter(([name]) => SECRET_PARAMS.has(name)).map(([, value]) => value),
-          ...applied.secrets
-        ]
-        let req = HttpClientRequest.post(endpoint).pipe(
-          HttpClientRequest.acceptJson,
-          HttpClientRequest.bodyUrlParams(params),
-          HttpClientRequest.setHeaders(applied.headers)
-        )
-        if (options.dpop !== undefined) {
-          const proof = yield* Dpop.proof(options.dpop.key, { method: "POST", url: endpoint, nonce })
-          req = HttpClientRequest.setHeader(req, "dpop", Redacted.value(proof))
-        }
-        const reply = yield* exchangeJson(req, options.timeout ?? DEFAULT_TIMEOUT).pipe(
-          Effect.mapError((e) => fail(`the endpoint ${e.reason}`, e.cause === undefined ? {} : { cause: e.cause }))
-        )
-        return { reply, sent }
-      })
+    const send = Effect.fnUntraced(function*(nonce: string | undefined) {
+      const applied = yield* ClientAuthentication.apply(authentication, metadata)
+      const params: Array<readonly [string, string]> = [
+        ...grantParams(grant),
+        ["resource", resource],
+        ...applied.params
+      ]
+      const sent = [
+        ...params.filter(([name]) => SECRET_PARAMS.has(name)).map(([, value]) => value),
+        ...applied.secrets
+      ]
+      let req = HttpClientRequest.post(endpoint).pipe(
+        HttpClientRequest.acceptJson,
+        HttpClientRequest.bodyUrlParams(params),
+        HttpClientRequest.setHeaders(applied.headers)
+      )
+      if (options.dpop !== undefined) {
+        const proof = yield* Dpop.proof(options.dpop.key, { method: "POST", url: endpoint, nonce })
+        req = HttpClientRequest.setHeader(req, "dpop", Redacted.value(proof))
+      }
+      const reply = yield* exchangeJson(req, options.timeout ?? DEFAULT_TIMEOUT).pipe(
+        Effect.mapError((e) => fail(`the endpoint ${e.reason}`, e.cause === undefined ? {} : { cause: e.cause }))
+      )
+      return { reply, sent }
+    })
     const dpop = options.dpop
     const first = dpop === undefined ? undefined : yield* dpop.nonces.get(endpoint)
     let { reply, sent } = yield* send(first)
