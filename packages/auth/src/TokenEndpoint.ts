@@ -120,13 +120,12 @@ const oauthErrorOf = (reply: JsonReply): string | undefined =>
   Option.getOrUndefined(Option.map(Option.flatMap(reply.body, decodeOAuthError), (e) => e.error))
 
 /**
- * Sends `grant` for `resource` and returns the tokens. A refresh that returns no new refresh token keeps the
- * old one (rotation is handled: a new one replaces it).
+ * What `request` takes.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category token
  */
-export const request: (options: {
+export interface RequestOptions {
   readonly metadata: AuthorizationServerMetadata
   /** A registered client (it authenticates as it was registered), or how a machine client authenticates. */
   readonly client: ClientCredentials | ClientAuthentication.ClientAuthentication
@@ -136,18 +135,19 @@ export const request: (options: {
   readonly timeout?: Duration.Input | undefined
   /** Binds the token to a DPoP key (the proof goes in the `DPoP` header). */
   readonly dpop?: DpopBinding | undefined
-}) => Effect.Effect<Tokens, TokenRequestFailed | CredentialUnavailable | SigningFailed, HttpClient.HttpClient> = Effect
-  .fnUntraced(function*(options: {
-    readonly metadata: AuthorizationServerMetadata
-    /** A registered client (it authenticates as it was registered), or how a machine client authenticates. */
-    readonly client: ClientCredentials | ClientAuthentication.ClientAuthentication
-    readonly resource: string
-    readonly grant: Grant
-    readonly requestedScope?: string | undefined
-    readonly timeout?: Duration.Input | undefined
-    /** Binds the token to a DPoP key (the proof goes in the `DPoP` header). */
-    readonly dpop?: DpopBinding | undefined
-  }) {
+}
+
+/**
+ * Sends `grant` for `resource` and returns the tokens. A refresh that returns no new refresh token keeps the
+ * old one (rotation is handled: a new one replaces it).
+ *
+ * @since 0.1.0
+ * @category token
+ */
+export const request: (
+  options: RequestOptions
+) => Effect.Effect<Tokens, TokenRequestFailed | CredentialUnavailable | SigningFailed, HttpClient.HttpClient> = Effect
+  .fnUntraced(function*(options: RequestOptions) {
     const { client, grant, metadata, resource } = options
     const endpoint = metadata.token_endpoint
     const fail = (reason: string, extra: { oauthError?: string; cause?: unknown } = {}) =>
