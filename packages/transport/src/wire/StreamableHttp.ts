@@ -24,7 +24,6 @@
  *
  * @since 0.2.0
  */
-import * as Clock from "effect/Clock"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import type * as Fiber from "effect/Fiber"
@@ -39,12 +38,14 @@ import { MessageTooLarge, ProtocolError } from "../McpError.ts"
 import * as AnswerPool from "./http/AnswerPool.ts"
 import { mediaType, readBounded } from "./http/Body.ts"
 import * as Exchange from "./http/Exchange.ts"
+import { HttpSession } from "./http/HttpSession.ts"
 import * as Inflate from "./http/Inflate.ts"
 import * as Reconnects from "./http/Reconnects.ts"
+import * as Resumption from "./http/Resumption.ts"
 import * as SseReader from "./http/SseReader.ts"
 import * as Url from "./http/Url.ts"
 import * as UserHeaders from "./http/UserHeaders.ts"
-import type { Conduct, Ended, Frame, Receiver, Transport } from "./Transport.ts"
+import type { Ended, Frame, Receiver, Transport } from "./Transport.ts"
 
 /**
  * @since 0.2.0
@@ -101,7 +102,6 @@ export interface StreamableHttp extends Transport {
 
 /** Codes of 2026-era JSON-RPC errors: a server answering with one is modern, so no fallback. */
 const MODERN_CODES = new Set([-32020, -32021, -32022])
-const SESSION_ID = /^[\x21-\x7e]+$/
 
 /** Own backoff between resumption attempts when the server gave no `retry:`: 1 s × 1.5ⁿ, at most 30 s. */
 export const backoffMs: (attempt: number) => number = Reconnects.backoffMs
@@ -126,164 +126,48 @@ export const make: (
   const run = yield* FiberSet.runtime(fibers)<HttpClient.HttpClient>()
   const ended = yield* Deferred.make<Ended>()
   const user = UserHeaders.prepare(options.headers, ["mcp-session-id"])
-  const userHeaders = user.plain
   const withNames = user.redacting
-
-  let sessionId: string | undefined
-  let protocolVersion: string | undefined
-  /** How the session's era uses the wire (`established`): the legacy era's until the handshake says otherwise. */
-  let conduct: Conduct = { resumesStreams: true, cancelsByAbort: false }
-  /** Bumped on every session loss: streams of an older session stop. */
-  let generation = 0
-  let closed = false
+  const session = new HttpSession(user.plain)
+  const streams = Resumption.make({
+    client,
+    url,
+    session,
+    receiver,
+    maxMessageBytes: options.maxMessageBytes,
+    maxResumeAttempts: options.maxResumeAttempts
+  })
   const exchanges = new Map<number, Fiber.Fiber<unknown, unknown>>()
-  /** A request that carried the current session id was answered with a success: the server knows the session. */
-  let confirmed = false
   /** Why the GET stream was given up, once it was (the health record's `serverStream`). */
   let serverStream: string | undefined
-  /** The `McpAuth` credentials requests last went out with, and a count of their changes (`authorizationContext`). */
-  let credentials: string | undefined
-  let authorizationContext = 0
-  const authorized = (identity: string) => {
-    if (identity === credentials) return
-    if (credentials !== undefined) authorizationContext++
-    credentials = identity
-  }
+  const authorized = (identity: string) => session.authorized(identity)
   const readCredentials = yield* Exchange.credentialsNow(url)
   const answers = AnswerPool.make()
 
-  const headers = (kind: "initialize" | "post" | "get" | "delete", lastEventId?: string): Record<string, string> => {
-    const h: Record<string, string> = { ...userHeaders }
-    if (kind === "get") h["accept"] = "text/event-stream"
-    else if (kind !== "delete") h["accept"] = "application/json, text/event-stream"
-    if (kind !== "initialize") {
-      if (sessionId !== undefined) h["mcp-session-id"] = sessionId
-      if (protocolVersion !== undefined) h["mcp-protocol-version"] = protocolVersion
-    }
-    if (lastEventId !== undefined) h["last-event-id"] = lastEventId
-    return h
-  }
-
   const post = (frame: Frame, method: string) => (target: URL) =>
     HttpClientRequest.post(target).pipe(
-      HttpClientRequest.setHeaders(headers(method === "initialize" ? "initialize" : "post")),
+      HttpClientRequest.setHeaders(session.headers(method === "initialize" ? "initialize" : "post")),
       // A modern request's own headers (`MCP-Protocol-Version` equal to its `_meta`, `Mcp-Method`…) come last.
       HttpClientRequest.setHeaders(frame._tag === "Request" ? frame.headers ?? {} : {}),
       HttpClientRequest.bodyText(frame.text, "application/json")
     )
 
-  const get = (lastEventId: string | undefined) => (target: URL) =>
-    HttpClientRequest.get(target).pipe(HttpClientRequest.setHeaders(headers("get", lastEventId)))
-
-  /** A status that says the session is gone, for a request that carried `sentWith`. */
-  const isSessionLoss = (status: number, body: Exchange.ErrorBody, sentWith: string | undefined): boolean =>
-    sentWith !== undefined && (status === 404 || (status === 400 && /session/i.test(body.text)))
-
+  /** The session `sentWith` is gone: the receiver hears it once (not for an older session's, nor once closed). */
   const sessionLoss = (sentWith: string | undefined) => {
-    if (closed || sentWith === undefined || sentWith !== sessionId) return
-    const wasConfirmed = confirmed
-    sessionId = undefined
-    protocolVersion = undefined
-    confirmed = false
-    generation++
-    receiver.sessionLost(wasConfirmed)
+    const lost = session.lose(sentWith)
+    if (lost !== undefined) receiver.sessionLost(lost.confirmed)
   }
-
-  /** A request that carried `sentWith` succeeded: if that is still the session, the server knows it. */
-  const confirm = (sentWith: string | undefined) => {
-    if (sentWith !== undefined && sentWith === sessionId) confirmed = true
-  }
-
-  /** Reads an event stream into the receiver; stops when `done()` says the stream's purpose is met. */
-  const readEvents = (
-    body: Inflate.Body,
-    at: SseReader.Cursor,
-    done: () => boolean,
-    onOversize: (bytes: number) => boolean
-  ) =>
-    SseReader.read(body.stream, options.maxMessageBytes, at, {
-      event: (name, data) => {
-        if (name === "message") receiver.message(data)
-        else receiver.diagnose(`skipped a server-sent event of type ${JSON.stringify(receiver.excerpt(name, 40))}`)
-        return !done()
-      },
-      oversize: onOversize
-    }).pipe(Effect.ignore)
-
-  /**
-   * Opens a stream with GET (+ Last-Event-ID once it has one) and opens it again whenever it drops, until `done()`,
-   * within the `Reconnects` rules: a wait of the server's `retry:` (at least 250 ms), at most 10 openings a minute
-   * (a stream that used them without carrying a message is given up), a refused GET tried once more, and
-   * `maxResumeAttempts` attempts in a row without an event. `giveUp` says why it stopped. A GET's status never
-   * counts as a session loss: a POST finds that out.
-   */
-  const resume: (
-    at: SseReader.Cursor,
-    done: () => boolean,
-    giveUp: (reason: string) => void,
-    who: Exchange.Origin,
-    immediately: boolean
-  ) => Effect.Effect<void> = Effect.fnUntraced(function*(
-    at: SseReader.Cursor,
-    done: () => boolean,
-    giveUp: (reason: string) => void,
-    who: Exchange.Origin,
-    immediately: boolean
-  ) {
-    const g = generation
-    const stale = () => closed || done() || generation !== g
-    const budget = Reconnects.budget()
-    let refusals = 0
-    for (let attempt = 0, first = immediately;; first = false) {
-      if (!first) yield* Effect.sleep(Reconnects.delayMs(at.retryMs, attempt))
-      if (stale()) return
-      let turn = budget.next(yield* Clock.currentTimeMillis)
-      while (turn._tag === "Wait") {
-        yield* Effect.sleep(turn.ms)
-        if (stale()) return
-        turn = budget.next(yield* Clock.currentTimeMillis)
-      }
-      if (turn._tag === "GiveUp") return giveUp(turn.reason)
-      const sentWith = sessionId
-      const events = at.events
-      const messages = at.messages
-      const outcome = yield* Effect.scoped(Effect.gen(function*() {
-        const response = yield* Exchange.execute(client, url, get(at.lastEventId), who)
-        const status = response.status
-        if (status < 200 || status >= 300) return status
-        confirm(sentWith)
-        if (mediaType(response) !== "text/event-stream") return "a GET answer that is not an event stream"
-        yield* readEvents(Inflate.body(response), at, stale, (bytes) => {
-          receiver.diagnose(`skipped a ${bytes}-byte event over the ${options.maxMessageBytes}-byte limit`)
-          return true
-        })
-        return "dropped"
-      })).pipe(Effect.catch((error) => Effect.succeed(error.message)))
-      if (at.messages > messages) budget.carried(yield* Clock.currentTimeMillis)
-      if (stale()) return
-      if (outcome === 405) return giveUp("the server offers no GET stream (HTTP 405)")
-      if (typeof outcome === "number" && Reconnects.isRefusal(outcome) && ++refusals >= Reconnects.MAX_REFUSALS) {
-        return giveUp(`the server refused its GET ${refusals} times (HTTP ${outcome})`)
-      }
-      attempt = at.events > events ? 0 : attempt + 1
-      if (attempt >= options.maxResumeAttempts) {
-        const why = typeof outcome === "number" ? `HTTP ${outcome}` : outcome
-        return giveUp(`${attempt} attempts in a row to open it failed (${why})`)
-      }
-    }
-  })
 
   /** The GET stream for server-initiated messages: opened once, opened again whenever it drops. */
   const openStream = () => {
     const at = SseReader.cursor()
     serverStream = undefined
-    const g = generation
+    const g = session.generation
     run(
-      resume(
+      streams.resume(
         at,
         () => false,
         (reason) => {
-          if (generation !== g) return
+          if (session.generation !== g) return
           serverStream = reason
           if (!reason.includes("405")) receiver.diagnose(`the GET stream stopped: ${reason}`)
         },
@@ -306,7 +190,7 @@ export const make: (
     const answered = () => !receiver.isPending(frame.id)
     const at = SseReader.cursor()
     return Effect.scoped(Effect.gen(function*() {
-      const sentWith = frame.method === "initialize" ? undefined : sessionId
+      const sentWith = frame.method === "initialize" ? undefined : session.id
       const response = yield* Exchange.execute(
         client,
         url,
@@ -322,10 +206,10 @@ export const make: (
       if (status < 200 || status >= 300) {
         const body = yield* Exchange.errorBody(response)
         if (body.id === frame.id) {
-          confirm(sentWith)
+          session.confirm(sentWith)
           return receiver.message(body.text)
         }
-        if (isSessionLoss(status, body, sentWith)) {
+        if (session.isLoss(status, body, sentWith)) {
           sessionLoss(sentWith)
           return yield* fail(new SessionExpired(who))
         }
@@ -339,11 +223,8 @@ export const make: (
         }
         return yield* fail(Exchange.statusError(response, body, who, receiver.excerpt))
       }
-      if (frame.method === "initialize") {
-        const id = response.headers["mcp-session-id"]
-        sessionId = id !== undefined && SESSION_ID.test(id) ? id : undefined
-        confirmed = false
-      } else confirm(sentWith)
+      if (frame.method === "initialize") session.initialized(response.headers["mcp-session-id"])
+      else session.confirm(sentWith)
       const type = mediaType(response)
       if (type === "application/json") {
         const body = yield* readBounded(response, options.maxMessageBytes).pipe(
@@ -367,7 +248,7 @@ export const make: (
       }
       if (type === "text/event-stream") {
         const events = Inflate.body(response)
-        yield* readEvents(events, at, answered, (bytes) => {
+        yield* streams.events(events, at, answered, (bytes) => {
           const encoding = events.inflated()
           receiver.failRequest(
             frame.id,
@@ -383,13 +264,13 @@ export const make: (
         if (answered()) return
         // No resumption in the era (a request that carries its own version header is one of it, the probe's
         // included): the request is lost, and the session sends it again with a new id.
-        if (!conduct.resumesStreams || frame.headers?.["mcp-protocol-version"] !== undefined) {
+        if (!session.conduct.resumesStreams || frame.headers?.["mcp-protocol-version"] !== undefined) {
           return yield* fail(new StreamEnded({ ...who, reason: "the stream ended before the answer" }))
         }
         if (at.lastEventId === undefined) {
           return yield* fail(new StreamEnded({ ...who, reason: "it had no event id to resume from" }))
         }
-        return yield* resume(
+        return yield* streams.resume(
           at,
           answered,
           (reason) => {
@@ -411,16 +292,16 @@ export const make: (
   const deliver = (frame: Exclude<Frame, { _tag: "Request" }>): Effect.Effect<void> => {
     const method = frame._tag === "Notification" ? frame.method : "a response"
     const who = { server, method }
-    const sentWith = sessionId
+    const sentWith = session.id
     return Effect.scoped(Effect.gen(function*() {
       const response = yield* Exchange.execute(client, url, post(frame, method), who)
       if (response.status >= 200 && response.status < 300) {
-        confirm(sentWith)
+        session.confirm(sentWith)
         if (method === "notifications/initialized") openStream()
         return
       }
       const body = yield* Exchange.errorBody(response)
-      if (isSessionLoss(response.status, body, sentWith)) return sessionLoss(sentWith)
+      if (session.isLoss(response.status, body, sentWith)) return sessionLoss(sentWith)
       receiver.diagnose(Exchange.statusError(response, body, who, receiver.excerpt).message)
     })).pipe(
       Effect.catch((error) => Effect.sync(() => receiver.diagnose(error.message))),
@@ -431,7 +312,7 @@ export const make: (
   }
 
   const send = (frame: Frame): void => {
-    if (closed) return
+    if (session.closed) return
     if (frame._tag === "Response") {
       const bounded = answers.bounded(deliver(frame))
       if (bounded === undefined) {
@@ -441,7 +322,9 @@ export const make: (
     }
     if (frame._tag !== "Request") {
       // Closing the request's stream (`abandon`) is the cancellation when the era says so (2026-07-28).
-      if (conduct.cancelsByAbort && frame._tag === "Notification" && frame.method === "notifications/cancelled") {
+      if (
+        session.conduct.cancelsByAbort && frame._tag === "Notification" && frame.method === "notifications/cancelled"
+      ) {
         return
       }
       run(deliver(frame))
@@ -455,14 +338,14 @@ export const make: (
   }
 
   const close: Effect.Effect<void> = Effect.uninterruptible(Effect.suspend(() => {
-    if (closed) return Deferred.await(ended).pipe(Effect.asVoid)
-    closed = true
-    const ending = sessionId
+    if (session.closed) return Deferred.await(ended).pipe(Effect.asVoid)
+    session.closed = true
+    const ending = session.id
     const end = ending === undefined ? Effect.void : Effect.scoped(
       Exchange.execute(
         client,
         url,
-        (target) => HttpClientRequest.delete(target).pipe(HttpClientRequest.setHeaders(headers("delete"))),
+        (target) => HttpClientRequest.delete(target).pipe(HttpClientRequest.setHeaders(session.headers("delete"))),
         { server, method: "DELETE" }
       )
     ).pipe(Effect.ignore, Effect.timeoutOption(options.closeTimeoutMs), withNames)
@@ -479,15 +362,15 @@ export const make: (
     send,
     abandon: (id) => exchanges.get(id)?.interruptUnsafe(),
     established: (version, how) => {
-      protocolVersion = version
-      conduct = how
+      session.version = version
+      session.conduct = how
     },
     ended: Deferred.await(ended),
-    sessionId: () => sessionId,
+    sessionId: () => session.id,
     serverStream: () => serverStream,
     authorizationContext: readCredentials === undefined ? undefined : Effect.map(readCredentials, (identity) => {
       authorized(identity)
-      return authorizationContext
+      return session.authorizationContext
     }),
     close
   } satisfies StreamableHttp
