@@ -22,7 +22,6 @@ import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
-import * as Option from "effect/Option"
 import type * as PlatformError from "effect/PlatformError"
 import * as ChildProcess from "effect/process/ChildProcess"
 import * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
@@ -33,11 +32,11 @@ import { BaseEnvironment } from "../BaseEnvironment.ts"
 import * as JsonRpc from "../internal/JsonRpc.ts"
 import type { Redactor } from "../internal/Redactor.ts"
 import { ClientClosed, MessageTooLarge, ProcessExited, SpawnError } from "../McpError.ts"
-import * as ProcessTree from "../ProcessTree.ts"
 import * as ChildEnvironment from "./Stdio/ChildEnvironment.ts"
 import { LineFramer } from "./Stdio/LineFramer.ts"
 import { Outbox } from "./Stdio/Outbox.ts"
 import { StderrTail } from "./Stdio/StderrTail.ts"
+import * as Stop from "./Stdio/Stop.ts"
 import type { Ended, Receiver, Transport } from "./Transport.ts"
 
 /**
@@ -311,30 +310,16 @@ export const attach: (
     Effect.forkScoped
   )
 
-  /** Waits, bounded, for the exit watcher: the exit recorded and the last output drained. */
-  const joinExit = Effect.suspend(() =>
-    exitFiber.pollUnsafe() !== undefined ? Effect.void : Effect.raceFirst(
-      Fiber.await(exitFiber),
-      Effect.sleep(opts.killGraceMs)
-    )
-  )
-  const terminate = Effect.ignore(handle.kill({ killSignal: "SIGTERM", forceKillAfter: opts.killGraceMs }))
-  // The server's descendants that left its process group (`setsid`): read from the process table before the first
-  // signal (stdin's EOF included), while they still name the server as their parent; without the service, none.
-  const tree = yield* Effect.serviceOption(ProcessTree.ProcessTree)
-  const collect = Option.isNone(tree) ? Effect.succeed([]) : ProcessTree.collect(tree.value, handle.pid)
-  /** The same ladder for the descendants, beside the group's (`force`: SIGKILL at once); bounded. */
-  const reap = (strays: ReadonlyArray<ProcessTree.Entry>, force: boolean) =>
-    Option.isNone(tree) || strays.length === 0
-      ? Effect.void
-      : ProcessTree.reap(tree.value, strays, { killGraceMs: opts.killGraceMs, force }).pipe(
-        Effect.flatMap((left) =>
-          left.length === 0
-            ? Effect.void
-            : Effect.logWarning(`descendants still running after SIGKILL: ${left.map((e) => e.pid).join(", ")}`)
-        ),
-        annotate
-      )
+  const stop = yield* Stop.make({
+    handle,
+    shutdownGraceMs: opts.shutdownGraceMs,
+    killGraceMs: opts.killGraceMs,
+    exit: Deferred.await(exitSignal),
+    watcher: exitFiber,
+    settled: () => exited !== undefined && stdoutEnded && stderrEnded,
+    endInput: () => outbox.end(),
+    annotate
+  })
 
   return {
     kind: "stdio",
@@ -345,26 +330,8 @@ export const attach: (
     established: () => {},
     ended: Deferred.await(ended),
     annotations: { pid: handle.pid },
-    close: Effect.gen(function*() {
-      const strays = yield* collect
-      outbox.end()
-      yield* Effect.raceFirst(Deferred.await(exitSignal), Effect.sleep(opts.shutdownGraceMs))
-      // Exited, with stdout and stderr closed: no one in the group holds the pipes, and the spawner's release
-      // (when the caller's scope closes) signals the group all the same (SIGTERM → `killGrace` → SIGKILL).
-      // Otherwise the group is signalled here, so a grandchild holding the pipes lets the exit watcher finish.
-      const group = exited !== undefined && stdoutEnded && stderrEnded
-        ? joinExit
-        : Effect.andThen(terminate, joinExit)
-      yield* Effect.all([group, reap(strays, false)], { concurrency: 2, discard: true })
-    }),
-    // stdin stays open until the SIGKILL lands, so the kill is what ends the server.
-    kill: Effect.gen(function*() {
-      const strays = yield* collect
-      const group = Effect.ignore(handle.kill({ killSignal: "SIGKILL", forceKillAfter: opts.killGraceMs })).pipe(
-        Effect.andThen(joinExit)
-      )
-      yield* Effect.all([group, reap(strays, true)], { concurrency: 2, discard: true })
-    }),
+    close: stop.close,
+    kill: stop.kill,
     refusal: () => endedWith ?? (exited === undefined ? undefined : processExited(exited)),
     stderrTail: () => stderr.snapshot(),
     exitInfo: () => exited,
