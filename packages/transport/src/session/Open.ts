@@ -24,6 +24,8 @@ import * as PendingTable from "../internal/PendingTable.ts"
 import * as Redactor from "../internal/Redactor.ts"
 import { NotReady } from "../McpError.ts"
 import type { ServerSession } from "../Protocol.ts"
+import type { TaskSupport } from "../Tasks.ts"
+import * as Tool from "../Tool.ts"
 import * as TypedCall from "../TypedCall.ts"
 import type { StdioTransport } from "../wire/Stdio.ts"
 import type * as Transport from "../wire/Transport.ts"
@@ -42,6 +44,9 @@ import * as Scrub from "./Scrub.ts"
 import * as ServerRequest from "./ServerRequest.ts"
 import type { CallOptions, Session, ToolList } from "./Session.ts"
 import * as Shutdown from "./Shutdown.ts"
+import * as TaskRouter from "./TaskRouter.ts"
+import * as Tasks from "./Tasks.ts"
+import * as TaskWatch from "./TaskWatch.ts"
 import * as Tracing from "./Tracing.ts"
 
 /**
@@ -112,6 +117,7 @@ export const open: <T extends Link.Wire, P, E, R, D extends Partial<Session>>(
   })
   // Lists kept for their `ttlMs` (2026-07-28); a list_changed drops its list before it is published.
   const lists = ListCache.group(link.authorizationContext)
+  const taskRouter = TaskRouter.make()
   const inbound = yield* Inbound.make({
     settings: config,
     clock,
@@ -119,6 +125,7 @@ export const open: <T extends Link.Wire, P, E, R, D extends Partial<Session>>(
     pending,
     lists,
     listener,
+    tasks: taskRouter,
     send: link.send,
     diagnose,
     note,
@@ -135,7 +142,9 @@ export const open: <T extends Link.Wire, P, E, R, D extends Partial<Session>>(
     // Input requests (2026-07-28) are answered by the same handlers as the legacy era's server requests.
     answer: config.answerInput ?? answerer,
     maxRounds: config.maxInputRounds ?? Mrtr.DEFAULT_MAX_ROUNDS,
-    now
+    now,
+    scrub,
+    scrubValue: redactor.value
   }
   const shutdown = Shutdown.make({ server, readiness, pending, link, scope })
   const handshake = yield* Handshake.make({
@@ -210,6 +219,8 @@ export const open: <T extends Link.Wire, P, E, R, D extends Partial<Session>>(
   }
   yield* Effect.addFinalizer(() => shutdown.close("its scope was closed"))
 
+  /** Each tool's `execution.taskSupport` from the last listing (`undefined` until the first). */
+  let taskSupport: Map<string, TaskSupport> | undefined
   const calls = Calls.make({
     era: handshake.era,
     server,
@@ -219,7 +230,10 @@ export const open: <T extends Link.Wire, P, E, R, D extends Partial<Session>>(
     refusal: link.refusal,
     scrub,
     toolsCache: lists.cache<ToolList>(),
-    now
+    now,
+    onListed: (tools) => {
+      taskSupport = new Map(tools.map((tool) => [tool.name, Tool.taskSupport(tool)]))
+    }
   })
   const whenReady = <A, E2, R2 = never>(
     operation: string,
@@ -237,6 +251,29 @@ export const open: <T extends Link.Wire, P, E, R, D extends Partial<Session>>(
     lists: { cache: lists.cache, now }
   })
 
+  const tasks = Tasks.make({
+    server,
+    scrub,
+    requestTimeoutMs: config.requestTimeoutMs,
+    now,
+    whenReady: calls.whenReady,
+    request: calls.request,
+    era: handshake.era,
+    router: taskRouter,
+    notifications: inbound.notifications,
+    ended: shutdown.awaitTerminated,
+    endedWhy: () => (Readiness.refusal(readiness.get()) ?? link.refusal())?.message,
+    remote: () => live.kind !== "stdio",
+    polling: config.taskPolling ?? { floorMs: TaskWatch.DEFAULT_FLOOR_MS, cap: TaskWatch.DEFAULT_CAP },
+    background: (effect) => {
+      run(effect)
+    },
+    decodeResult: calls.decodeResult,
+    support: (tool) => taskSupport === undefined ? undefined : taskSupport.get(tool) ?? "forbidden",
+    listTools: calls.listTools(),
+    maxPages: config.maxPages
+  })
+
   const stats = Counters.make({
     inbound,
     process,
@@ -250,6 +287,7 @@ export const open: <T extends Link.Wire, P, E, R, D extends Partial<Session>>(
 
   return {
     ...features,
+    ...tasks.methods,
     name: server,
     get transport() {
       return live.kind
@@ -264,9 +302,9 @@ export const open: <T extends Link.Wire, P, E, R, D extends Partial<Session>>(
     awaitReady: readiness.awaitReady,
     session: () => Option.fromUndefinedOr(Readiness.session(readiness.get())),
     listTools: calls.listTools,
-    callTool: TypedCall.withSchema(server, calls.callTool),
+    callTool: TypedCall.withSchema(server, tasks.callTool),
     callToolStream: (name, args, options) =>
-      Features.callToolStream((withProgress) => calls.callTool(name, args, withProgress), options),
+      Features.callToolStream((withProgress) => tasks.callTool(name, args, withProgress), options),
     ping: (options) => Effect.asVoid(calls.request("ping", undefined, options)),
     request: (method, params, options) => whenReady(method, options, () => calls.request(method, params, options)),
     notifications: inbound.notifications,
