@@ -111,7 +111,10 @@ export const follow = Effect.fnUntraced(function*(
       ? observed
       : { ...observed, task: { ...observed.task, statusMessage: context.scrub(observed.task.statusMessage) } }
   let latest = scrubbed(first)
-  let finished = false
+  /** The loop has stopped (the task ended, or the follower's scope closed): the status streams end. */
+  let stopped = false
+  /** The task's end is known (its result, or why it can no longer be had): nothing is left to cancel. */
+  let settled = false
   let wake = Deferred.makeUnsafe<void>()
   const listeners = new Set<Queue.Queue<Task, Cause.Done>>()
   const answered = new Set<string>()
@@ -139,6 +142,7 @@ export const follow = Effect.fnUntraced(function*(
   const classify = (error: WatchError): WatchError => lostBy(error) ?? error
 
   const loop: Effect.Effect<CallToolResult, WatchError> = Effect.gen(function*() {
+    if (onStatus !== undefined) yield* onStatus(latest.task)
     const step = yield* Schedule.toStep(context.polling.cap)
     let capMs = Infinity
     let failures = 0
@@ -185,13 +189,13 @@ export const follow = Effect.fnUntraced(function*(
 
   const finish = (exit: Exit.Exit<CallToolResult, WatchError>) =>
     Effect.sync(() => {
-      finished = true
+      stopped = true
+      settled = !Exit.hasInterrupts(exit)
       for (const listener of listeners) Queue.endUnsafe(listener)
       listeners.clear()
       Deferred.doneUnsafe(outcome, exit)
     })
 
-  if (onStatus !== undefined) yield* onStatus(latest.task)
   yield* Effect.forkScoped(Effect.onExit(loop, finish), { startImmediately: true })
 
   return {
@@ -203,14 +207,14 @@ export const follow = Effect.fnUntraced(function*(
     statuses: Stream.callback<Task>((queue) =>
       Effect.gen(function*() {
         Queue.offerUnsafe(queue, latest.task)
-        if (finished) return Queue.endUnsafe(queue)
+        if (stopped) return Queue.endUnsafe(queue)
         listeners.add(queue)
         yield* Effect.addFinalizer(() => Effect.sync(() => listeners.delete(queue)))
       })
     ),
     result: Deferred.await(outcome),
     cancel: Effect.suspend(() => {
-      if (finished) return Effect.void
+      if (settled) return Effect.void
       return context.protocol().cancel(context.send, taskId, latest.requestState).pipe(
         Effect.flatMap(Option.match({ onNone: () => Effect.void, onSome: publish })),
         // A task that ended first answers -32602 (2025-11-25): the follower's next poll says how it ended.

@@ -233,17 +233,24 @@ export const make = (context: Context) => {
     startedAt: number
   ): Effect.Effect<CallToolResult, CallToolError> => {
     const deadline = taskDeadline(options)
-    const waited = Effect.scoped(Effect.gen(function*() {
-      const handle = yield* TaskWatch.follow(watchContext, created.observed, {
-        immediateResponse: created.immediateResponse,
-        onStatus: options?.onTaskStatus
-      })
-      return yield* handle.result.pipe(
-        Effect.onInterrupt(() =>
-          Effect.sync(() => context.background(Effect.ignore(Effect.timeout(handle.cancel, context.requestTimeoutMs))))
-        )
+    // Following starts without a gap (uninterruptible: it only sets up and forks the poll loop), and from then on an
+    // interruption (the caller's, or the deadline's) cancels the task.
+    const waited = Effect.scoped(Effect.uninterruptibleMask((restore) =>
+      Effect.flatMap(
+        TaskWatch.follow(watchContext, created.observed, {
+          immediateResponse: created.immediateResponse,
+          onStatus: options?.onTaskStatus
+        }),
+        (handle) =>
+          restore(handle.result).pipe(
+            Effect.onInterrupt(() =>
+              Effect.sync(() =>
+                context.background(Effect.ignore(Effect.timeout(handle.cancel, context.requestTimeoutMs)))
+              )
+            )
+          )
       )
-    }))
+    ))
     if (deadline === Infinity) return waited
     const left = Math.max(0, deadline - (context.now() - startedAt))
     return Effect.timeoutOrElse(waited, {

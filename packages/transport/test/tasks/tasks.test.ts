@@ -11,7 +11,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { McpPeer, Sleeps, TaskPeer } from "@mcp-fleet/testing"
 import { McpClient } from "@mcp-fleet/transport"
 import type { McpClientOptions, Tasks } from "@mcp-fleet/transport"
-import { Cause, Clock, Effect, Exit, Fiber, Option, Schedule, Stream } from "effect"
+import { Cause, Clock, Deferred, Effect, Exit, Fiber, Option, Schedule, Stream } from "effect"
 import type { Scope } from "effect"
 import { TestClock } from "effect/testing"
 
@@ -145,22 +145,35 @@ describe("task-augmented tools/call (2025-11-25)", () => {
         const error = failureOf(yield* Fiber.await(call))
         assert.strictEqual(error._tag, "RequestTimeout")
         assert.include(error.message, "did not answer tools/call within 2500 ms")
-        yield* tasks.handled("tasks/cancel")
+        yield* Sleeps.awaitEvent(tasks.handled("tasks/cancel"))
         assert.deepStrictEqual(methods(tasks, "tasks/cancel").map((r) => r.params), [{ taskId: id }])
         assert.strictEqual(tasks.task(id)?.status, "cancelled")
       })
     ))
 
-  it.effect("interrupting the caller cancels the task on the server", () =>
-    withSleeps((sleeps, clocked) =>
+  it.effect("interrupting the caller cancels the task on the server, from its first status on", () =>
+    withSleeps((_, clocked) =>
       Effect.gen(function*() {
         const { client, tasks } = yield* setup({ pollInterval: 1_000 })
-        const call = yield* Effect.forkChild(clocked(client.callTool("job", {})))
-        const id = yield* tasks.created()
+        // At once: the caller is interrupted as soon as it hears of the task (its first status).
+        const first = yield* Deferred.make<void>()
+        const early = yield* Effect.forkChild(clocked(client.callTool("job", {}, {
+          onTaskStatus: () => Deferred.succeed(first, undefined).pipe(Effect.asVoid)
+        })))
+        yield* Deferred.await(first)
+        yield* Fiber.interrupt(early)
+        yield* Sleeps.awaitEvent(tasks.handled("tasks/cancel"))
+        assert.strictEqual(tasks.task(yield* tasks.created(1))?.status, "cancelled")
+        // Later: while it waits for its next poll (a clock of its own: the first call's sleeps are not this one's).
+        const sleeps = yield* Sleeps.make
+        const waiting = yield* Effect.forkChild(
+          client.callTool("job", {}).pipe(Effect.provideService(Clock.Clock, sleeps.clock))
+        )
+        const id = yield* tasks.created(2)
         yield* Sleeps.awaitEvent(sleeps.next(1_000))
-        yield* Fiber.interrupt(call)
-        yield* tasks.handled("tasks/cancel")
-        assert.deepStrictEqual(methods(tasks, "tasks/cancel").map((r) => r.params), [{ taskId: id }])
+        yield* Fiber.interrupt(waiting)
+        yield* Sleeps.awaitEvent(tasks.handled("tasks/cancel", 2))
+        assert.deepStrictEqual(methods(tasks, "tasks/cancel").map((r) => r.params["taskId"]), ["task-1", id])
         assert.strictEqual(tasks.task(id)?.status, "cancelled")
       })
     ))
