@@ -113,7 +113,7 @@ export class McpManager extends Context.Service<McpManager, {
       server: string,
       tool: string,
       args?: Readonly<Record<string, unknown>>,
-      options?: Features.FeatureOptions
+      options?: Features.ToolCallOptions
     ): Effect.Effect<Protocol.CallToolResult, UnknownServer | ServerUnavailable | McpError.CallToolError>
   }
   /** Waits until the server is `ready`; fails if it settles otherwise. Bounded only by the caller's timeout. */
@@ -262,7 +262,7 @@ export const make = Effect.fnUntraced(function*(
     server: string,
     tool: string,
     args: Readonly<Record<string, unknown>> | undefined,
-    callOptions: Features.FeatureOptions | undefined
+    callOptions: Features.ToolCallOptions | undefined
   ): Effect.Effect<Protocol.CallToolResult, UnknownServer | ServerUnavailable | McpError.CallToolError> =>
     Effect.flatMap(
       liveClient(server),
@@ -297,22 +297,22 @@ export const make = Effect.fnUntraced(function*(
     server: string,
     tool: string,
     args?: Readonly<Record<string, unknown>>,
-    options?: McpClient.CallOptions
+    options?: Features.ToolCallOptions
   ): Effect.Effect<Protocol.CallToolResult, UnknownServer | ServerUnavailable | McpError.CallToolError>
   function call(
     server: string,
     tool: string,
     args?: Readonly<Record<string, unknown>>,
-    options?: McpClient.CallOptions | TypedCall.TypedCallOptions<Schema.Constraint>
+    options?: Features.ToolCallOptions | TypedCall.TypedCallOptions<Schema.Constraint>
   ): Effect.Effect<
     Protocol.CallToolResult,
     UnknownServer | ServerUnavailable | McpError.CallToolError | McpError.StructuredContentInvalid,
     unknown
   > {
     if (options === undefined || !("schema" in options)) return callUntyped(server, tool, args, options)
-    // Only the deadline goes down: the client would decode a `schema` too.
-    const untyped = options.timeout === undefined ? undefined : { timeout: options.timeout }
-    return Effect.flatMap(callUntyped(server, tool, args, untyped), TypedCall.decode(server, tool, options.schema))
+    // Everything but the schema goes down: the client would decode a `schema` too.
+    const { schema, ...untyped } = options
+    return Effect.flatMap(callUntyped(server, tool, args, untyped), TypedCall.decode(server, tool, schema))
   }
 
   const waitForReady = Effect.fn("McpManager.waitForReady")(function*(name: string) {
