@@ -51,6 +51,7 @@ import * as Metrics from "./McpManager/Metrics.ts"
 import * as Options from "./McpManager/Options.ts"
 import type { ServerRecord } from "./McpManager/Record.ts"
 import * as Supervisor from "./McpManager/Supervisor.ts"
+import * as TaskResume from "./McpManager/TaskResume.ts"
 import type { ServerPrompt, ServerResource, ServerResourceTemplate } from "./ServerFeatures.ts"
 import type { ServerHealth } from "./ServerHealth.ts"
 import * as ServerState from "./ServerState.ts"
@@ -258,20 +259,27 @@ export const make = Effect.fnUntraced(function*(
    * `Effect.fn`: that captures a stack trace and opens a span on every call, which cost as much client CPU as the
    * transport's own call (BENCHMARKS.md, "Issue 19, fleets (h14)").
    */
+  const resumeContext: TaskResume.Context = { ready: (server) => waitForReady(server), live: liveClient }
   const callOn = (
     server: string,
     tool: string,
     args: Readonly<Record<string, unknown>> | undefined,
     callOptions: Features.ToolCallOptions | undefined
   ): Effect.Effect<Protocol.CallToolResult, UnknownServer | ServerUnavailable | McpError.CallToolError> =>
-    Effect.flatMap(
-      liveClient(server),
-      (conn) =>
-        Effect.tapError(conn.client.callTool(tool, args, callOptions), (error) =>
-          Effect.sync(() => {
-            if (isExit(error)) ledger.exited(server, conn)
-            Connection.onCallFailed(ledger, options, server, conn, error)
-          }))
+    // A call whose task was cut off from a remote server is followed again on its next client (TaskResume).
+    TaskResume.resuming(
+      resumeContext,
+      server,
+      callOptions,
+      Effect.flatMap(
+        liveClient(server),
+        (conn) =>
+          Effect.tapError(conn.client.callTool(tool, args, callOptions), (error) =>
+            Effect.sync(() => {
+              if (isExit(error)) ledger.exited(server, conn)
+              Connection.onCallFailed(ledger, options, server, conn, error)
+            }))
+      )
     )
   // The span and its attributes only with telemetry on, as the transport's own request span.
   const callUntyped: typeof callOn = telemetry.enabled

@@ -93,3 +93,13 @@ export type TaskError = TaskCancelled | TaskLost | TaskUnsupported
 export const isUnknownTask = (error: unknown): boolean =>
   typeof error === "object" && error !== null && "code" in error && error.code === -32602 && "method" in error &&
   typeof error.method === "string" && error.method.startsWith("tasks/")
+
+/**
+ * The id of the task `error` lost, when it may live on in a remote server whose connection ended (`TaskLost` with
+ * `remote`): another client of that server may follow it again (`followTask`). `undefined` otherwise.
+ *
+ * @since 0.5.0
+ * @category predicates
+ */
+export const resumable = (error: unknown): string | undefined =>
+  error instanceof TaskLost && error.remote ? error.taskId : undefined

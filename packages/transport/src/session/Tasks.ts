@@ -30,6 +30,7 @@ import type {
 } from "../McpError.ts"
 import { ErrIndexBuilding, NotReady, ProtocolError, RequestTimeout } from "../McpError.ts"
 import type { CallToolResult, ServerNotification, ServerSession } from "../Protocol.ts"
+import { isUnknownTask, TaskLost } from "../TaskError.ts"
 import type { Task, TaskHandle, TaskList, TaskSupport } from "../Tasks.ts"
 import type * as TaskTypes from "../Tasks.ts"
 import type { FeatureOptions, ToolCallOptions } from "./Context.ts"
@@ -84,11 +85,15 @@ export interface TaskMethods {
     args?: Readonly<Record<string, unknown>>,
     options?: ToolCallOptions
   ) => Effect.Effect<TaskTypes.Started<CallToolError>, CallToolError, Scope.Scope>
-  /** A handle on a task the client did not start here (listed, or started by another client of the same server). */
+  /**
+   * A handle on a task the client did not start here (listed, or started by another client of the same server, as
+   * the manager does for a remote server reconnected while a call waited). A server that does not know the task is
+   * `TaskLost`.
+   */
   readonly followTask: (
     taskId: string,
     options?: Pick<ToolCallOptions, "onTaskStatus" | "timeout">
-  ) => Effect.Effect<TaskHandle<CallToolError>, TaskMethodError, Scope.Scope>
+  ) => Effect.Effect<TaskHandle<CallToolError>, TaskMethodError | TaskLost, Scope.Scope>
 }
 
 /** What the tasks need of their session. */
@@ -283,9 +288,15 @@ export const make = (context: Context) => {
     taskId: string,
     onStatus: ((task: Task) => Effect.Effect<void>) | undefined
   ) =>
-    Effect.flatMap(
-      protocol.get(send, taskId, undefined),
-      (observed) => TaskWatch.follow(watchContext, observed, { onStatus })
+    protocol.get(send, taskId, undefined).pipe(
+      Effect.catchIf(
+        isUnknownTask,
+        (error) =>
+          Effect.fail(
+            new TaskLost({ server, taskId, reason: `the server does not know it (${error.message})`, remote: false })
+          )
+      ),
+      Effect.flatMap((observed) => TaskWatch.follow(watchContext, observed, { onStatus }))
     )
 
   const methods: TaskMethods = {
