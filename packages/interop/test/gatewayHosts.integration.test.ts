@@ -12,6 +12,7 @@
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client"
+import { StdioClientTransport as V2Stdio } from "@modelcontextprotocol/client/stdio"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
@@ -295,6 +296,67 @@ describe("real hosts against mcp-fleet serve", { timeout: 120_000 }, () => {
         client.callTool({ name: "everything__echo", arguments: { message: "modern host" } })
       )
       assert.include(JSON.stringify(echo.content), "modern host")
+      const resource = yield* Effect.promise(() => client.readResource({ uri: "demo://resource/dynamic/text/1" }))
+      assert.isAbove(resource.contents.length, 0)
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
+
+  it.live("the v2 SDK client (2.4.0) at 2026-07-28 over stdio: list, call, progress, elicitation as an input round, read", () =>
+    Effect.gen(function*() {
+      const { config } = yield* fleetDir
+      const client = new V2Client({ name: "v2-stdio-host", version: "2.4.0" }, {
+        capabilities: { elicitation: {} },
+        versionNegotiation: { mode: { pin: "2026-07-28" } }
+      })
+      client.setRequestHandler("elicitation/create", async () => ({
+        action: "accept",
+        content: { name: "the v2 stdio host" }
+      }))
+      yield* Effect.acquireRelease(
+        Effect.promise(() =>
+          client.connect(
+            new V2Stdio({ command: process.execPath, args: [cli, "serve", "--config", config], stderr: "inherit" })
+          )
+        ),
+        () => Effect.promise(() => client.close())
+      )
+      // This era hears list changes on a listen stream: list once it is open, and again at each change, until
+      // every server is ready.
+      const names = yield* Effect.acquireRelease(
+        Effect.promise(() =>
+          new Promise<{ names: ReadonlyArray<string>; close: () => Promise<void> }>((resolve) => {
+            let close = () => Promise.resolve()
+            const check = async () => {
+              const listed = (await client.listTools()).tools.map((t) => t.name)
+              if (EXPECTED.every((name) => listed.includes(name))) resolve({ names: listed, close })
+            }
+            client.setNotificationHandler("notifications/tools/list_changed", () => void check())
+            void client.listen({ toolsListChanged: true }).then((subscription) => {
+              close = () => subscription.close()
+              return check()
+            })
+          })
+        ),
+        (listened) => Effect.promise(listened.close)
+      ).pipe(Effect.map((listened) => listened.names))
+      assert.include(names, "fleet_status")
+      const echo = yield* Effect.promise(() =>
+        client.callTool({ name: "everything__echo", arguments: { message: "modern stdio host" } })
+      )
+      assert.include(JSON.stringify(echo.content), "modern stdio host")
+      const progress: Array<number> = []
+      yield* Effect.promise(() =>
+        client.callTool(
+          { name: "everything__trigger-long-running-operation", arguments: { duration: 0.3, steps: 3 } },
+          { onprogress: (p) => progress.push(p.progress) }
+        )
+      )
+      assert.isAbove(progress.length, 0, "progress reports reach the host")
+      assert.deepStrictEqual(progress, [1, 2, 3].slice(0, progress.length))
+      // server-everything (2025 era) asks by a server request; the gateway turns it into an input round.
+      const elicited = yield* Effect.promise(() =>
+        client.callTool({ name: "everything__trigger-elicitation-request", arguments: {} })
+      )
+      assert.include(JSON.stringify(elicited.content), "the v2 stdio host")
       const resource = yield* Effect.promise(() => client.readResource({ uri: "demo://resource/dynamic/text/1" }))
       assert.isAbove(resource.contents.length, 0)
     }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))

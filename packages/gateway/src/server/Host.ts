@@ -104,7 +104,8 @@ export const declares = (host: Host, capability: string): boolean => host.capabi
 
 /**
  * Sends `method` to a 2025-era host (on `exchange`'s stream when given, else on its own channel) and waits for its
- * answer. Interrupted (the server that asked cancelled), it tells the host `notifications/cancelled`.
+ * answer. Interrupted (the server that asked cancelled), it tells the host `notifications/cancelled`, on the call's
+ * stream while that call is still open (a host without a `GET` stream hears it too), else on its own channel.
  */
 export const ask = (
   host: Host,
@@ -126,7 +127,13 @@ export const ask = (
     return Deferred.await(answer).pipe(
       Effect.onInterrupt(() =>
         Effect.sync(() => {
-          host.push(Rpc.notificationMessage("notifications/cancelled", { requestId: id, reason: "cancelled upstream" }))
+          // Where the question went: on the call's stream while the call is open, else on the host's own channel.
+          const cancelled = Rpc.notificationMessage("notifications/cancelled", {
+            requestId: id,
+            reason: "cancelled upstream"
+          })
+          const open = exchange !== undefined && host.inFlight.has(exchange.id) && exchange.related(cancelled)
+          if (!open) host.push(cancelled)
         })
       ),
       Effect.ensuring(Effect.sync(() => host.asked.delete(id)))
