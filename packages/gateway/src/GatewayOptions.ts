@@ -67,6 +67,11 @@ export interface GatewayOptions {
   readonly profiles?: Profiles.ProfilesConfig | undefined
   /** Large tool results (`ResultStore`): what is spilled to `fleet://results/…`, and for how long. */
   readonly results?: ResultStore.Options | undefined
+  /**
+   * Record `GatewayMetrics` (request durations, sessions, gauges, refusals) in the app's metric registry, and serve
+   * the registry as Prometheus text at `/metrics` over HTTP. Default `false`: nothing is recorded.
+   */
+  readonly metrics?: boolean | undefined
 }
 
 /**
@@ -94,6 +99,7 @@ export interface Resolved {
   readonly drainMs: number
   readonly profiles: Profiles.ProfilesConfig
   readonly results: ResultStore.Options
+  readonly metrics: boolean
 }
 
 const millis = (input: Duration.Input | undefined, fallback: number): number => {
@@ -129,5 +135,6 @@ export const resolve = (options: GatewayOptions = {}): Resolved => ({
   allowedHosts: options.allowedHosts ?? [],
   drainMs: millis(options.drainTimeout, 10_000),
   profiles: options.profiles ?? {},
-  results: options.results ?? {}
+  results: options.results ?? {},
+  metrics: options.metrics === true
 })

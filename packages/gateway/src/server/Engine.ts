@@ -22,6 +22,7 @@ import * as Schema from "effect/Schema"
 import * as Scope from "effect/Scope"
 import * as Semaphore from "effect/Semaphore"
 import * as Stream from "effect/Stream"
+import * as GatewayMetrics from "../GatewayMetrics.ts"
 import type { Resolved } from "../GatewayOptions.ts"
 import * as HostLimits from "../HostLimits.ts"
 import * as ListChanges from "../ListChanges.ts"
@@ -66,8 +67,11 @@ export interface Engine {
   readonly notification: (host: Host, method: string, params: unknown) => Effect.Effect<void>
   /** A response from a host, to a request the gateway asked it. */
   readonly response: (host: Host, id: string | number, outcome: { result: unknown } | { error: Rpc.RpcError }) => void
-  /** A 2025-era host that finished `initialize`: it hears list changes and log entries from now on. */
-  readonly attach: (host: Host) => void
+  /**
+   * A 2025-era host that finished `initialize`: it hears list changes and log entries from now on; its session's
+   * log line is written.
+   */
+  readonly attach: (host: Host) => Effect.Effect<void>
   /** A host that is gone: its subscriptions released, its calls and the requests asked of it ended. */
   readonly detach: (host: Host) => Effect.Effect<void>
   /** Every enabled server has settled (none is starting). */
@@ -84,6 +88,8 @@ export interface Engine {
   readonly countSessions: (count: () => number) => void
   /** Stop taking calls, then wait (at most the drain timeout) for the ones in flight. */
   readonly drain: Effect.Effect<void>
+  /** What the gateway records its metrics through (`GatewayMetrics.off` unless `metrics` is on). */
+  readonly metrics: GatewayMetrics.Recorder
 }
 
 /** What the gateway holds now. */
@@ -139,6 +145,8 @@ export const make: (
   options: Resolved
 ) {
   const scope = yield* Scope.Scope
+  const recorder = options.metrics ? GatewayMetrics.make(yield* Effect.context<never>()) : GatewayMetrics.off
+  let hostNumbers = 0
   const inFlight: Calls.InFlight = router.inFlight
   const fanout = Fanout.make(inFlight)
   const lock = yield* Semaphore.make(1)
@@ -589,8 +597,11 @@ export const make: (
     })
 
   /** A complete tool result over the store's threshold becomes its head and a link to the whole. */
+  const spillAbove = ResultStore.thresholdOf(options.results)
   const spill = (result: unknown): Effect.Effect<unknown> => {
     if (!isRecord(result) || result["resultType"] === "input_required") return Effect.succeed(result)
+    // Most results are small: measured first, they pass as they came without a decode (BENCHMARKS.md, issue 29).
+    if (ResultStore.textChars(result["content"]) <= spillAbove) return Effect.succeed(result)
     const decoded = decodeCallResult(result)
     return Exit.isSuccess(decoded) ? store.spill(decoded.value) : Effect.succeed(result)
   }
@@ -770,7 +781,7 @@ export const make: (
   const notModern = new Set(["initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"])
   const onlyModern = new Set(["server/discover"])
 
-  const request = (exchange: Exchange, params: unknown): Effect.Effect<unknown, Rpc.RpcError> => {
+  const serve = (exchange: Exchange, params: unknown): Effect.Effect<unknown, Rpc.RpcError> => {
     const method = exchange.method
     const handler = Object.hasOwn(methods, method) ? methods[method] : undefined
     const inEra = modern(exchange.host) ? !notModern.has(method) : !onlyModern.has(method)
@@ -778,9 +789,41 @@ export const make: (
       return Effect.fail(Rpc.error(Rpc.METHOD_NOT_FOUND, `Method not found: ${method}`))
     }
     if (draining && method !== "ping") {
+      recorder.refused("shutting_down")
       return Effect.fail(Rpc.error(Rpc.OVERLOADED, "The gateway is shutting down."))
     }
     return handler(exchange, isRecord(params) ? params : {})
+  }
+
+  /** Counts the request for its host; with metrics on, records its duration and outcome. */
+  const request = (exchange: Exchange, params: unknown): Effect.Effect<unknown, Rpc.RpcError> => {
+    const host = exchange.host
+    host.requests++
+    const served = serve(exchange, params)
+    if (!recorder.enabled) return Effect.tapError(served, () => Effect.sync(() => host.errors++))
+    return Effect.gen(function*() {
+      const started = yield* Clock.currentTimeNanos
+      const exit = yield* Effect.exit(served)
+      const seconds = Number((yield* Clock.currentTimeNanos) - started) / 1e9
+      const error = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined
+      if (Exit.isFailure(exit)) host.errors++
+      const known = Object.hasOwn(methods, exchange.method)
+      // Names from the host are recorded only once they proved known (no unbounded attribute values).
+      const name = isRecord(params) && typeof params["name"] === "string" ? params["name"] : undefined
+      const tool = exchange.method === "tools/call" && error?.code !== Rpc.INVALID_PARAMS &&
+          error?.code !== Rpc.METHOD_NOT_FOUND
+        ? name
+        : undefined
+      const toolError = Exit.isSuccess(exit) && isRecord(exit.value) && exit.value["isError"] === true
+      recorder.operation({
+        method: known ? exchange.method : "_OTHER",
+        tool,
+        errorType: Exit.isFailure(exit) ? String(error?.code ?? "_OTHER") : toolError ? "tool_error" : undefined,
+        transport: host.transport,
+        seconds
+      })
+      return yield* exit
+    })
   }
 
   const listen = (
@@ -841,8 +884,48 @@ export const make: (
       }
     })
 
+  /** What a host session's log lines say of it: no session id, nothing secret. */
+  const sessionFields = (host: Host): Record<string, unknown> => ({
+    host: host.number,
+    transport: host.transport,
+    protocol: host.protocolVersion,
+    client: host.clientInfo === undefined
+      ? "unnamed"
+      : `${host.clientInfo.name} ${host.clientInfo.version}`.slice(0, 120),
+    profile: host.profile ?? "(whole fleet)",
+    capabilities: ["elicitation", "sampling", "roots"].filter((name) => HostModule.declares(host, name)).join("+") ||
+      "none"
+  })
+
+  const attach = (host: Host): Effect.Effect<void> =>
+    Effect.gen(function*() {
+      fanout.attach(host)
+      if (host.openedAt !== undefined) return
+      host.openedAt = yield* Clock.currentTimeMillis
+      host.number = ++hostNumbers
+      recorder.counts(stats())
+      yield* Effect.logInfo("host session opened").pipe(Effect.annotateLogs(sessionFields(host)))
+    })
+
   const detach = (host: Host): Effect.Effect<void> =>
     Effect.gen(function*() {
+      if (host.openedAt !== undefined && !host.closed) {
+        const now = yield* Clock.currentTimeMillis
+        const fields = {
+          ...sessionFields(host),
+          seconds: Math.round((now - host.openedAt) / 100) / 10,
+          requests: host.requests,
+          errors: host.errors,
+          cancelled: host.inFlight.size,
+          subscriptions: host.subscriptions.size
+        }
+        recorder.sessionEnded({
+          protocolVersion: host.protocolVersion,
+          transport: host.transport,
+          seconds: (now - host.openedAt) / 1000
+        })
+        yield* Effect.logInfo("host session closed").pipe(Effect.annotateLogs(fields))
+      }
       host.closed = true
       fanout.detach(host)
       for (const id of [...host.asked.keys()]) {
@@ -857,11 +940,22 @@ export const make: (
         const route = routes.route(uri)
         if (route !== undefined) yield* release(route.server, route.uri)
       }
+      recorder.counts(stats())
     })
 
-  const drain = Effect.suspend(() => {
+  const drain = Effect.gen(function*() {
     draining = true
-    return Effect.ignore(Effect.timeout(inFlight.idle, options.drainMs))
+    const calls = inFlight.size()
+    if (calls === 0) return
+    yield* Effect.logInfo("shutting down: waiting for the calls in flight").pipe(
+      Effect.annotateLogs({ calls, deadlineMs: options.drainMs })
+    )
+    const finished = yield* Effect.exit(Effect.timeout(inFlight.idle, options.drainMs))
+    yield* Exit.isSuccess(finished)
+      ? Effect.logInfo("shutting down: every call in flight finished")
+      : Effect.logWarning("shutting down: calls still in flight at the deadline are cancelled").pipe(
+        Effect.annotateLogs({ calls: inFlight.size() })
+      )
   })
 
   yield* refresh
@@ -874,7 +968,7 @@ export const make: (
     response: (host, id, outcome) => {
       HostModule.answered(host, id, outcome)
     },
-    attach: fanout.attach,
+    attach,
     detach,
     ready: () => manager.health().every((h) => h.state !== "starting"),
     status: statusText,
@@ -884,7 +978,8 @@ export const make: (
     countSessions: (count) => {
       sessions = count
     },
-    drain
+    drain,
+    metrics: recorder
   }
   return engine
 })

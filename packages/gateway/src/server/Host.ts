@@ -49,6 +49,13 @@ export interface Host {
   push: (message: Record<string, unknown>) => boolean
   nextAsk: number
   closed: boolean
+  /** When the host's session opened (it finished `initialize`), by the engine's clock; `undefined` before. */
+  openedAt: number | undefined
+  /** Its number in the engine's log lines (never its session id, which would let a reader act in the session). */
+  number: number
+  /** Requests served, and those answered with an error. */
+  requests: number
+  errors: number
 }
 
 /** A new host. */
@@ -74,7 +81,11 @@ export const make = (options: {
   asked: new Map(),
   push: options.push ?? (() => false),
   nextAsk: 1,
-  closed: false
+  closed: false,
+  openedAt: undefined,
+  number: 0,
+  requests: 0,
+  errors: 0
 })
 
 /** One request of a host being served. */

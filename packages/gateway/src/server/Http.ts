@@ -11,7 +11,8 @@
  * - **2026-07-28**: each request stands alone; its envelope and standard headers are checked first (400 with the
  *   era's error codes), `subscriptions/listen` is a stream.
  * - **Answers**: a request is answered with one JSON body, unless something related to it (progress, a log entry, a
- *   request to the host) comes before its result; then the answer is an SSE stream that ends with the result.
+ *   request to the host) comes before its result; then the answer is an SSE stream that ends with the result (in
+ *   the 2025 era primed and numbered, SEP-1699).
  *
  * @internal
  */
@@ -23,6 +24,7 @@ import * as Fiber from "effect/Fiber"
 import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as PrometheusMetrics from "effect/observability/PrometheusMetrics"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Redacted from "effect/Redacted"
@@ -124,11 +126,18 @@ const errorResponse = (status: number, id: string | number | null, error: Rpc.Rp
  * (they may outlive the HTTP exchange that started them: a 2025-era call whose client went away still finishes).
  */
 export const make = Effect.fnUntraced(function*(engine: Engine) {
-  const scope = yield* Scope.Scope
+  const outer = yield* Scope.Scope
+  // Requests are served in a scope of their own, made now: it closes after the drain (finalizers run last in,
+  // first out, and the drain is added later, by `McpGateway.layerHttp`), so closing the gateway waits for the calls
+  // in flight instead of interrupting them first.
+  const scope = yield* Scope.fork(outer, "parallel")
+  yield* Scope.addFinalizerExit(outer, (exit) => Scope.close(scope, exit))
   const options = engine.options
   const sessions = new Map<string, Session>()
   engine.countSessions(() => sessions.size)
   let draining = false
+  /** The fibers serving requests, until their answer is queued (the shutdown waits for them). */
+  const answering = new Set<Fiber.Fiber<unknown, unknown>>()
 
   // ---------------------------------------------------------------------------------------------------------------
   // Sessions.
@@ -198,6 +207,7 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
         return errorResponse(400, id, Rpc.error(Rpc.INVALID_REQUEST, `Request id ${id} is already in use`))
       }
       if (host.inFlight.size >= options.maxInFlightPerHost) {
+        engine.metrics.refused("in_flight")
         return errorResponse(429, id, Rpc.error(Rpc.OVERLOADED, "Too many requests in flight; retry later."))
       }
       const items = yield* Queue.unbounded<Item>()
@@ -212,19 +222,26 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
         Effect.forkIn(scope)
       )
       host.inFlight.set(id, fiber)
+      answering.add(fiber)
+      fiber.addObserver(() => answering.delete(fiber))
       const cancel = cancelOnClose ? Fiber.interrupt(fiber) : Effect.void
       const untilFinal = Stream.fromQueue(items).pipe(Stream.takeUntil((item) => item.final))
-      if (host.era === "legacy" && streams) {
-        // 2025 era: an SSE stream at once, primed (an event id and the retry delay), as the SDKs answer.
-        const sse = numbered()
-        return HttpServerResponse.stream(
-          Stream.concat(Stream.succeed(sse.priming), untilFinal.pipe(Stream.map((item) => sse.event(item.message)))),
-          { contentType: "text/event-stream", headers: { ...SSE_HEADERS, ...headers } }
-        )
-      }
+      // A result that comes first is one JSON body; an SSE stream only once something related comes before it. A
+      // primed stream for every 2025-era call cost 40 % more CPU per call (BENCHMARKS.md, issue 29).
       const first = yield* Queue.take(items).pipe(Effect.onInterrupt(() => cancel))
       const status = (error: Rpc.RpcError | undefined) => host.era === "modern" ? modernStatus(error) : 200
       if (first.final) return jsonResponse(first.message, status(first.error), headers)
+      if (host.era === "legacy") {
+        // 2025 era: the stream is primed (an event id and the retry delay, SEP-1699), its events numbered.
+        const sse = numbered()
+        return HttpServerResponse.stream(
+          Stream.concat(
+            Stream.succeed(sse.priming),
+            Stream.concat(Stream.succeed(first), untilFinal).pipe(Stream.map((item) => sse.event(item.message)))
+          ),
+          { contentType: "text/event-stream", headers: { ...SSE_HEADERS, ...headers } }
+        )
+      }
       return HttpServerResponse.stream(
         Stream.concat(Stream.succeed(first), untilFinal).pipe(
           Stream.map((item) => event(item.message)),
@@ -292,6 +309,7 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
         Effect.option
       )
       if (Option.isNone(body)) {
+        engine.metrics.refused("size")
         return errorResponse(
           413,
           null,
@@ -346,6 +364,7 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
             return HttpServerResponse.empty({ status: 202 })
           }
           if (draining) {
+            engine.metrics.refused("shutting_down")
             return errorResponse(503, message.id, Rpc.error(Rpc.OVERLOADED, "The gateway is shutting down."))
           }
           if (message.method === "subscriptions/listen") {
@@ -378,10 +397,12 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
           return errorResponse(400, message.id, Rpc.error(Rpc.INVALID_REQUEST, "This session is already initialized"))
         }
         if (draining) {
+          engine.metrics.refused("shutting_down")
           return errorResponse(503, message.id, Rpc.error(Rpc.OVERLOADED, "The gateway is shutting down."))
         }
         const session = yield* openSession(profile)
         if (session === undefined) {
+          engine.metrics.refused("sessions")
           return errorResponse(503, message.id, Rpc.error(Rpc.OVERLOADED, "Too many sessions are open; retry later."))
         }
         return yield* answer(session.host, message.id, message.method, message.params, streams, false, {
@@ -411,7 +432,7 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
         case "Notification":
           yield* engine.notification(host, message.method, message.params)
           if (message.method === "notifications/initialized") {
-            engine.attach(host)
+            yield* engine.attach(host)
           }
           return HttpServerResponse.empty({ status: 202 })
         case "Result":
@@ -477,6 +498,11 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
       const refused = refuse(request)
       if (refused !== undefined) return refused
       if (path === "/healthz") return HttpServerResponse.text("ok\n")
+      if (path === "/metrics" && options.metrics) {
+        return HttpServerResponse.text(yield* PrometheusMetrics.format(), {
+          contentType: "text/plain; version=0.0.4; charset=utf-8"
+        })
+      }
       if (path === "/readyz") {
         return engine.ready() && !draining
           ? HttpServerResponse.text(`${engine.status()}\n`)
@@ -504,6 +530,8 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
   const shutdown = Effect.gen(function*() {
     draining = true
     yield* engine.drain
+    // A call that finished upstream is still being answered: its answer is queued before its session is closed.
+    yield* Effect.ignore(Effect.timeout(Fiber.awaitAll([...answering]), options.drainMs))
     yield* Effect.forEach([...sessions.values()], closeSession, { discard: true })
   })
 
