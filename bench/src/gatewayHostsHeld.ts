@@ -15,14 +15,12 @@
  *
  * @since 0.0.0
  */
-import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { Agent, type IncomingMessage, request } from "node:http"
-import { connect, createServer } from "node:net"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
-import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
+import { freePort, start, stop, stopAll, untilListening } from "./ChildProcesses.ts"
 import { echoServerPath } from "./EchoServer.ts"
 
 const arg = (name: string, fallback: string) =>
@@ -34,63 +32,6 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 const cli = here("../../packages/cli/bin/mcp-fleet.mjs")
 const mcpProxy = here("../node_modules/mcp-proxy/dist/bin/mcp-proxy.mjs")
 const supergateway = here("../node_modules/supergateway/dist/index.js")
-
-const children = new Set<ChildProcess>()
-
-const start = (args: ReadonlyArray<string>, ready: RegExp): Promise<{ child: ChildProcess; line: string }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "pipe"] })
-    children.add(child)
-    child.once("exit", () => children.delete(child))
-    const lines: Array<string> = []
-    const onLine = (line: string) => {
-      lines.push(line)
-      if (lines.length > 50) lines.shift()
-      if (ready.test(line)) resolve({ child, line })
-    }
-    createInterface({ input: child.stdout! }).on("line", onLine)
-    createInterface({ input: child.stderr! }).on("line", onLine)
-    child.once("exit", (code) => reject(new Error(`${args[0]} exited (${code}):\n${lines.join("\n")}`)))
-  })
-
-const stop = (child: ChildProcess): Promise<void> =>
-  new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve()
-    const killer = setTimeout(() => child.kill("SIGKILL"), 15_000)
-    child.once("exit", () => {
-      clearTimeout(killer)
-      resolve()
-    })
-    child.kill("SIGTERM")
-  })
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
-
-/** Resolves once something accepts TCP connections on `port` (every 20 ms, at most 10 s). */
-const untilListening = async (port: number): Promise<void> => {
-  for (let attempt = 0; attempt < 500; attempt++) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect({ host: "127.0.0.1", port })
-      socket.once("connect", () => {
-        socket.destroy()
-        resolve(true)
-      })
-      socket.once("error", () => resolve(false))
-    })
-    if (open) return
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-  throw new Error(`nothing listens on 127.0.0.1:${port} after 10 s`)
-}
 
 /** The resident set (KiB) of `pid` and every process under it. */
 const treeRssKb = (pid: number): number => {
@@ -402,7 +343,7 @@ const main = async () => {
     }
   } finally {
     agent.destroy()
-    await Promise.all([...children].map(stop))
+    await stopAll()
     rmSync(dir, { recursive: true, force: true })
   }
   load.push(loadavg()[0]!.toFixed(2))

@@ -31,13 +31,11 @@ import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Queue from "effect/Queue"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { connect, createServer } from "node:net"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
-import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
+import { freePort, start, stopAll, untilListening } from "./ChildProcesses.ts"
 import { echoServerPath } from "./EchoServer.ts"
 import { percentile } from "./Stats.ts"
 
@@ -62,67 +60,6 @@ const runtime = ManagedRuntime.make(Layer.merge(NodeServices.layer, NodeHttpClie
 
 // -------------------------------------------------------------------------------------------------------------------
 // Processes.
-
-const children = new Set<ChildProcess>()
-
-/** Starts `args` with the current node; resolves with the child once a line of its output matches `ready`. */
-const start = (args: ReadonlyArray<string>, ready: RegExp): Promise<{ child: ChildProcess; line: string }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "pipe"] })
-    children.add(child)
-    child.once("exit", () => children.delete(child))
-    const lines: Array<string> = []
-    const onLine = (line: string) => {
-      lines.push(line)
-      if (ready.test(line)) resolve({ child, line })
-    }
-    createInterface({ input: child.stdout! }).on("line", onLine)
-    createInterface({ input: child.stderr! }).on("line", onLine)
-    child.once(
-      "exit",
-      (code) =>
-        reject(new Error(`${args.join(" ")} exited (${code}) before it was ready:\n${lines.slice(-10).join("\n")}`))
-    )
-  })
-
-const stop = (child: ChildProcess): Promise<void> =>
-  new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve()
-    const killer = setTimeout(() => child.kill("SIGKILL"), 5_000)
-    child.once("exit", () => {
-      clearTimeout(killer)
-      resolve()
-    })
-    child.kill("SIGTERM")
-  })
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
-
-/** Resolves once something accepts TCP connections on `port` (a bounded retry: every 20 ms, at most 10 s). */
-const untilListening = async (port: number): Promise<void> => {
-  for (let attempt = 0; attempt < 500; attempt++) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect({ host: "127.0.0.1", port })
-      socket.once("connect", () => {
-        socket.destroy()
-        resolve(true)
-      })
-      socket.once("error", () => resolve(false))
-    })
-    if (open) return
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-  throw new Error(`nothing listens on 127.0.0.1:${port} after 10 s`)
-}
 
 /** CPU time (µs) a process has used so far, from /proc. */
 const cpuMicros = (pid: number): number => {
@@ -342,14 +279,14 @@ const main = async () => {
         const scope = await Effect.runPromise(Scope.make())
         const exit = await runtime.runPromiseExit(measureTarget(target, dir).pipe(Scope.provide(scope)))
         await Effect.runPromise(Scope.close(scope, Exit.void))
-        await Promise.all([...children].map(stop))
+        await stopAll()
         if (Exit.isFailure(exit)) throw new Error(`${target.id}: ${String(exit.cause)}`)
         results.set(target.id, [...(results.get(target.id) ?? []), exit.value])
         process.stderr.write(`round ${round + 1}/${ROUNDS}: ${target.id} done\n`)
       }
     }
   } finally {
-    await Promise.all([...children].map(stop))
+    await stopAll()
     rmSync(dir, { recursive: true, force: true })
     await runtime.dispose()
   }

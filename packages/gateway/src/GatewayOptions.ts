@@ -33,6 +33,12 @@ export interface GatewayOptions {
    * once with the manager's explanation. Default 60 seconds.
    */
   readonly gracePeriod?: Duration.Input | undefined
+  /**
+   * How long after the gateway starts its lists wait for every server to settle (ready, offline, …) before they
+   * are answered with what is ready: hosts that list once and ignore `list_changed` (one-shot CLIs, several
+   * editors) see the whole fleet. Default 5 seconds; 0 answers at once. Later lists never wait.
+   */
+  readonly startupListWait?: Duration.Input | undefined
   /** Changes within this window reach hosts as one `list_changed` per list. Default 100 milliseconds. */
   readonly listChangedDelay?: Duration.Input | undefined
   /** Most 2025-era HTTP sessions open at once; a new one past it is refused (503). Default 256. */
@@ -87,6 +93,7 @@ export interface Resolved {
   readonly hostKey: string
   readonly nameLengths: Readonly<Record<string, number>>
   readonly graceMs: number
+  readonly startupListWaitMs: number
   readonly listChangedDelayMs: number
   readonly maxSessions: number
   readonly sessionIdleMs: number
@@ -124,6 +131,7 @@ export const resolve = (options: GatewayOptions = {}): Resolved => ({
   hostKey: options.hostKey ?? "mcp-fleet",
   nameLengths: options.nameLengths ?? {},
   graceMs: millis(options.gracePeriod, 60_000),
+  startupListWaitMs: millis(options.startupListWait, 5_000),
   listChangedDelayMs: millis(options.listChangedDelay, 100),
   maxSessions: positive(options.maxSessions, 256),
   sessionIdleMs: millis(options.sessionIdleTimeout, 30 * 60_000),

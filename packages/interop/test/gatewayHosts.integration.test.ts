@@ -83,6 +83,39 @@ const serveHttp = (config: string) =>
     (served) => Effect.promise(served.stop)
   )
 
+const inspectorBin = Path.join(
+  Path.dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "node_modules",
+  "@modelcontextprotocol",
+  "inspector",
+  "clients",
+  "launcher",
+  "build",
+  "index.js"
+)
+
+/**
+ * One run of the inspector's CLI mode (`inspector --cli OPTIONS -- TARGET`, the target a command line or a URL): its
+ * stdout, once it exits 0 (else the test fails).
+ */
+const inspector = (target: ReadonlyArray<string>, args: ReadonlyArray<string>) =>
+  Effect.promise(() =>
+    new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, [inspectorBin, "--cli", ...args, "--", ...target], {
+        stdio: ["ignore", "pipe", "pipe"]
+      })
+      let out = ""
+      let err = ""
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk))
+      child.stderr.setEncoding("utf8").on("data", (chunk: string) => (err += chunk))
+      child.once("exit", (code) =>
+        code === 0
+          ? resolve(out)
+          : reject(new Error(`inspector --cli ${[...args, "--", ...target].join(" ")} exited ${code}:\n${err}`)))
+    })
+  )
+
 /** Lists until every expected name is there, re-listing on each tools/list_changed (servers become ready). */
 const listedOnceReady = (client: Client, expected: ReadonlyArray<string>) =>
   Effect.promise(() =>
@@ -359,6 +392,43 @@ describe("real hosts against mcp-fleet serve", { timeout: 120_000 }, () => {
       assert.include(JSON.stringify(elicited.content), "the v2 stdio host")
       const resource = yield* Effect.promise(() => client.readResource({ uri: "demo://resource/dynamic/text/1" }))
       assert.isAbove(resource.contents.length, 0)
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
+
+  it.live("the inspector CLI (2.12.0, --cli) over stdio and HTTP: list, call, read, get a prompt, one shot each", () =>
+    Effect.gen(function*() {
+      const { config } = yield* fleetDir
+      const served = yield* serveHttp(config)
+      const stdio = [process.execPath, cli, "serve", "--config", config]
+      // Over stdio each run starts its own gateway: its first list waits for the fleet to settle (one-shot hosts
+      // list once and never hear list_changed).
+      const listed = JSON.parse(yield* inspector(stdio, ["--method", "tools/list"])) as {
+        tools: ReadonlyArray<{ name: string }>
+      }
+      assert.includeMembers(listed.tools.map((t) => t.name), [...EXPECTED, "fleet_status"])
+      for (const target of [stdio, [served.url]]) {
+        const echo = yield* inspector(target, [
+          "--method",
+          "tools/call",
+          "--tool-name",
+          "everything__echo",
+          "--tool-arg",
+          "message=the inspector"
+        ])
+        assert.include(echo, "the inspector")
+        const read = yield* inspector(target, ["--method", "resources/read", "--uri", "demo://resource/dynamic/text/1"])
+        assert.include(read, "demo://resource/dynamic/text/1")
+        const prompt = yield* inspector(target, [
+          "--method",
+          "prompts/get",
+          "--prompt-name",
+          "everything__simple-prompt"
+        ])
+        assert.include(prompt, "messages")
+      }
+      const overHttp = JSON.parse(yield* inspector([served.url], ["--method", "tools/list"])) as {
+        tools: ReadonlyArray<{ name: string }>
+      }
+      assert.includeMembers(overHttp.tools.map((t) => t.name), [...EXPECTED, "fleet_status"])
     }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
 
   for (const protocol of [McpProtocol.v2025_11_25, McpProtocol.v2026_07_28]) {

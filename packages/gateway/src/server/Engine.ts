@@ -162,6 +162,8 @@ export const make: (
   const views = new Map<string, View.View>()
   const refreshed = yield* PubSub.sliding<void>(1)
   let expiryTimer: Fiber.Fiber<void> | undefined
+  /** Whether, when the surface was last built, no server was starting or still listing its prompts or resources. */
+  let settled = false
   let draining = false
   const watched = new Map<string, Watched>()
   const subscriptions = new Map<string, Subscription>()
@@ -193,6 +195,10 @@ export const make: (
     )
     surface = built.surface
     memory = built.memory
+    // Settled: no server starting, and every ready one's prompts and resources listed once.
+    settled = manager.health().every((h) =>
+      h.state !== "starting" && (h.listing === undefined || h.listing.length === 0)
+    )
     routes = ResourceRoutes.make(
       surface.resources.map((r) => ({ server: r.server, resource: r.item })),
       surface.templates.map((t) => ({ server: t.server, template: t.item })),
@@ -367,6 +373,10 @@ export const make: (
     rounds: Rounds.Rounds | undefined
   ): Effect.Effect<unknown, Rpc.RpcError> =>
     Effect.gen(function*() {
+      // A server still starting (the fleet's first moments, a restart, a config edit) is waited for, a little.
+      if (health(server)?.state === "starting" && options.startupListWaitMs > 0) {
+        yield* Effect.ignore(Effect.timeoutOption(manager.waitForReady(server), options.startupListWaitMs))
+      }
       const client = yield* manager.client(server).pipe(
         Effect.mapError((error) => Rpc.error(Rpc.INTERNAL_ERROR, error.message))
       )
@@ -582,7 +592,7 @@ export const make: (
     args: unknown
   ): Effect.Effect<unknown, Rpc.RpcError> =>
     Effect.gen(function*() {
-      const tool = viewFor(exchange.host).tool(name)
+      const tool = yield* settledLookup(() => viewFor(exchange.host).tool(name))
       if (tool === undefined) return yield* Rpc.error(Rpc.INVALID_PARAMS, `Unknown tool: ${name}`)
       if (tool.offline) return shaped(exchange.host, isError(unavailableText(`The tool ${name}`, tool.server)))
       const upstreamParams = { ...params, name: tool.tool.name, ...(args === undefined ? {} : { arguments: args }) }
@@ -604,6 +614,28 @@ export const make: (
     if (ResultStore.textChars(result["content"]) <= spillAbove) return Effect.succeed(result)
     const decoded = decodeCallResult(result)
     return Exit.isSuccess(decoded) ? store.spill(decoded.value) : Effect.succeed(result)
+  }
+
+  /**
+   * In the gateway's first `startupListWait`, waits (until then at most) for a surface built with no server still
+   * starting, so that a host's first list has the whole fleet.
+   */
+  const startedAt = yield* Clock.currentTimeMillis
+  const untilSettled: Effect.Effect<void> = Effect.gen(function*() {
+    if (settled) return
+    // Only in the gateway's first moments: a server that takes longer to start is announced by list_changed.
+    const left = startedAt + options.startupListWaitMs - (yield* Clock.currentTimeMillis)
+    if (left <= 0) return
+    yield* Effect.scoped(Effect.gen(function*() {
+      const refreshes = yield* PubSub.subscribe(refreshed)
+      while (!settled) yield* PubSub.take(refreshes)
+    })).pipe(Effect.timeoutOption(left))
+  })
+
+  /** `find()`, or, when it finds nothing in the gateway's first moments, `find()` once the fleet has settled. */
+  const settledLookup = <A>(find: () => A | undefined): Effect.Effect<A | undefined> => {
+    const found = find()
+    return found !== undefined || settled ? Effect.succeed(found) : Effect.map(untilSettled, find)
   }
 
   const methods: Record<
@@ -647,7 +679,11 @@ export const make: (
           return {}
         })
         : Effect.fail(Rpc.error(Rpc.INVALID_PARAMS, "logging/setLevel needs a known level")),
-    "tools/list": (exchange) => Effect.sync(() => listResult(exchange.host, "tools", viewFor(exchange.host).listed)),
+    "tools/list": (exchange) =>
+      Effect.andThen(
+        untilSettled,
+        Effect.sync(() => listResult(exchange.host, "tools", viewFor(exchange.host).listed))
+      ),
     "tools/call": (exchange, params) =>
       Effect.gen(function*() {
         const name = yield* param(params, "name", "tools/call")
@@ -670,17 +706,20 @@ export const make: (
         return yield* callTool(exchange, params, name, params["arguments"])
       }),
     "prompts/list": (exchange) =>
-      Effect.sync(() =>
-        listResult(
-          exchange.host,
-          "prompts",
-          viewFor(exchange.host).prompts.map((p) => ({ ...p.prompt, name: p.exposed }))
+      Effect.andThen(
+        untilSettled,
+        Effect.sync(() =>
+          listResult(
+            exchange.host,
+            "prompts",
+            viewFor(exchange.host).prompts.map((p) => ({ ...p.prompt, name: p.exposed }))
+          )
         )
       ),
     "prompts/get": (exchange, params) =>
       Effect.gen(function*() {
         const name = yield* param(params, "name", "prompts/get")
-        const prompt = viewFor(exchange.host).prompt(name)
+        const prompt = yield* settledLookup(() => viewFor(exchange.host).prompt(name))
         if (prompt === undefined) return yield* Rpc.error(Rpc.INVALID_PARAMS, `Unknown prompt: ${name}`)
         if (prompt.offline) {
           return yield* Rpc.error(Rpc.INTERNAL_ERROR, unavailableText(`The prompt ${name}`, prompt.server))
@@ -691,11 +730,14 @@ export const make: (
         }, name)
       }),
     "resources/list": (exchange) =>
-      Effect.sync(() =>
-        listResult(exchange.host, "resources", [
-          ...routes.resources.filter((r) => allowed(exchange.host, r.server)).map((r) => r.resource),
-          statusResource
-        ])
+      Effect.andThen(
+        untilSettled,
+        Effect.sync(() =>
+          listResult(exchange.host, "resources", [
+            ...routes.resources.filter((r) => allowed(exchange.host, r.server)).map((r) => r.resource),
+            statusResource
+          ])
+        )
       ),
     "resources/templates/list": (exchange) =>
       Effect.sync(() =>
@@ -717,7 +759,7 @@ export const make: (
           )
           return cached(page)
         }
-        const route = routeFor(exchange.host, uri)
+        const route = yield* settledLookup(() => routeFor(exchange.host, uri))
         if (route === undefined) return yield* Rpc.error(Rpc.RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri })
         if (route.offline) {
           return yield* Rpc.error(Rpc.INTERNAL_ERROR, unavailableText(`The resource ${uri}`, route.server))
