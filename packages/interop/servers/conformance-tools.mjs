@@ -350,6 +350,12 @@ export function createFactory(hooks) {
       for (const controller of asking) controller.abort("the server took its question back")
       return text(String(asking.length))
     })
+    // The URIs this process was asked to watch (resources/subscribe, not yet unsubscribed), as JSON.
+    tool(
+      "test_subscriptions",
+      "The resource URIs this process has subscriptions for",
+      async () => text(JSON.stringify([...subscriptions].sort()))
+    )
     // A large result: `chars` characters of text, numbered lines of 100 characters (the last one cut).
     tool(
       "test_large_text",

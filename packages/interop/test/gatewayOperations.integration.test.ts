@@ -16,7 +16,7 @@ import { McpGateway } from "@mcp-fleet/gateway"
 import { McpManager } from "@mcp-fleet/manager"
 import type { Elicitation } from "@mcp-fleet/transport"
 import { McpClient, McpError, Telemetry } from "@mcp-fleet/transport"
-import { Context, Deferred, Effect, Exit, Fiber, Layer, Logger, References, Scope } from "effect"
+import { Context, Deferred, Effect, Exit, Fiber, Layer, Logger, References, Scope, Stream } from "effect"
 import type { HttpClient } from "effect/http"
 import { HttpServer } from "effect/http"
 import { createServer } from "node:http"
@@ -65,7 +65,8 @@ const gateway = (options: GatewayOptions.GatewayOptions & { readonly telemetry?:
     const scope = yield* Scope.make()
     yield* Effect.addFinalizer(() => Scope.close(scope, Exit.void))
     const context = yield* Layer.build(stack).pipe(Scope.provide(scope))
-    yield* Effect.orDie(Context.get(context, McpManager.McpManager).waitForReady("upstream"))
+    const manager = Context.get(context, McpManager.McpManager)
+    yield* Effect.orDie(manager.waitForReady("upstream"))
     const address = Context.get(context, HttpServer.HttpServer).address
     const url = `http://127.0.0.1:${"port" in address ? address.port : 0}/mcp`
     const host = (name: string, elicitation?: Elicitation.Service) =>
@@ -89,7 +90,7 @@ const gateway = (options: GatewayOptions.GatewayOptions & { readonly telemetry?:
         waiting.push({ text, seen })
         return Deferred.await(seen)
       })
-    return { url, host, lines, logged, close: Scope.close(scope, Exit.void) }
+    return { url, host, lines, logged, manager, close: Scope.close(scope, Exit.void) }
   })
 
 const live = <A, E>(effect: Effect.Effect<A, E, Scope.Scope | HttpClient.HttpClient>) =>
@@ -172,6 +173,30 @@ describe("the gateway in operation", { timeout: 90_000 }, () => {
       assert.isNumber(closed.annotations["seconds"])
       const everything = JSON.stringify(lines)
       assert.notInclude(everything, session, "the session id is never logged")
+    })))
+
+  it.live("an upstream restart: a host's subscription is made again on the new process, and its updates keep coming", () =>
+    live(Effect.gen(function*() {
+      const { host, logged, manager } = yield* gateway({})
+      const client = yield* host("subscriber")
+      const uri = "test://watched-resource"
+      yield* client.subscribeResource(uri)
+      assert.deepStrictEqual(JSON.parse(textOf(yield* client.callTool("test_subscriptions", {}))), [uri])
+      const before = (yield* Effect.orDie(manager.serverHealth("upstream"))).pid
+      yield* Effect.orDie(manager.restart("upstream"))
+      yield* Effect.orDie(manager.waitForReady("upstream"))
+      assert.notStrictEqual((yield* Effect.orDie(manager.serverHealth("upstream"))).pid, before, "a new process")
+      const made = yield* logged("resource subscriptions made again on the server's new connection")
+      assert.deepInclude(made.annotations, { mcpServer: "upstream", subscriptions: 1, refused: 0 })
+      // The new process was asked (its own list), and its update reaches the host that subscribed before.
+      assert.deepStrictEqual(JSON.parse(textOf(yield* client.callTool("test_subscriptions", {}))), [uri])
+      const updated = yield* Deferred.make<void>()
+      yield* client.resourceUpdates(uri).pipe(
+        Stream.runForEach(() => Deferred.succeed(updated, undefined)),
+        Effect.forkScoped({ startImmediately: true })
+      )
+      yield* client.callTool("test_update_resource", {})
+      yield* Deferred.await(updated)
     })))
 
   it.live("graceful shutdown: new calls are refused while the call in flight finishes with its result", () =>

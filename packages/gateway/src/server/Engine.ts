@@ -112,8 +112,12 @@ interface Watched {
 interface Subscription {
   count: number
   readonly server: string
-  readonly client: McpClient.McpClient
-  readonly fiber: Fiber.Fiber<void>
+  /** The URI the server knows, and the one hosts know. */
+  readonly uri: string
+  readonly exposed: string
+  /** The connection it was made on (a restart gives the server a new one, where it is made again). */
+  client: McpClient.McpClient
+  fiber: Fiber.Fiber<void>
 }
 
 const isRecord = Rpc.isRecord
@@ -219,7 +223,11 @@ export const make: (
       const client = yield* Effect.option(manager.client(server))
       const current = watched.get(server)
       if (Option.isNone(client) || current?.client === client.value) continue
-      if (current !== undefined) yield* Fiber.interrupt(current.fiber)
+      if (current !== undefined) {
+        yield* Fiber.interrupt(current.fiber)
+        // Under the refresh's lock now: made again once it is released.
+        yield* Effect.forkIn(resubscribe(server, client.value), scope)
+      }
       const fiber = yield* client.value.notifications.pipe(
         Stream.runForEach((notification) =>
           Effect.sync(() => {
@@ -528,17 +536,51 @@ export const make: (
         Effect.mapError((error) => Rpc.error(Rpc.INTERNAL_ERROR, error.message))
       )
       yield* client.subscribeResource(uri).pipe(Effect.mapError((error) => upstreamError(server, error)))
-      const fiber = yield* client.resourceUpdates(uri).pipe(
-        Stream.runForEach((update) =>
-          Effect.sync(() => {
-            const { uri: _, ...rest } = update
-            fanout.resourceUpdated(exposed, rest)
-          })
-        ),
-        Effect.forkIn(scope)
-      )
-      subscriptions.set(key, { count: 1, server, client, fiber })
+      const fiber = yield* relayUpdates(client, uri, exposed)
+      subscriptions.set(key, { count: 1, server, uri, exposed, client, fiber })
     }))
+
+  /** Passes `client`'s updates of `uri` to the hosts subscribed to `exposed`. */
+  const relayUpdates = (client: McpClient.McpClient, uri: string, exposed: string) =>
+    client.resourceUpdates(uri).pipe(
+      Stream.runForEach((update) =>
+        Effect.sync(() => {
+          const { uri: _, ...rest } = update
+          fanout.resourceUpdated(exposed, rest)
+        })
+      ),
+      Effect.forkIn(scope)
+    )
+
+  /**
+   * `server` has a new connection (a restart, a reconnection): the subscriptions hosts hold on it are made again
+   * there, so that their updates keep coming. One that the new connection refuses is logged; hosts keep it.
+   */
+  const resubscribe = (server: string, client: McpClient.McpClient): Effect.Effect<void> =>
+    // Once the new connection is ready (one that never is leaves them for the next).
+    Effect.andThen(
+      Effect.exit(client.awaitReady),
+      lock.withPermits(1)(Effect.gen(function*() {
+        const moved = [...subscriptions.values()].filter((sub) => sub.server === server && sub.client !== client)
+        if (moved.length === 0) return
+        const refusals: Array<string> = []
+        for (const sub of moved) {
+          yield* Fiber.interrupt(sub.fiber)
+          sub.client = client
+          sub.fiber = yield* relayUpdates(client, sub.uri, sub.exposed)
+          const made = yield* Effect.exit(client.subscribeResource(sub.uri))
+          if (Exit.isFailure(made)) refusals.push(Cause.pretty(made.cause).split("\n", 1)[0]!)
+        }
+        yield* (refusals.length === 0 ? Effect.logInfo : Effect.logWarning)(
+          "resource subscriptions made again on the server's new connection"
+        ).pipe(Effect.annotateLogs({
+          mcpServer: server,
+          subscriptions: moved.length,
+          refused: refusals.length,
+          ...(refusals.length === 0 ? {} : { reason: refusals[0] })
+        }))
+      }))
+    )
 
   const release = (server: string, uri: string): Effect.Effect<void> =>
     lock.withPermits(1)(Effect.gen(function*() {
