@@ -345,6 +345,86 @@ describe("the gateway's less travelled paths", { timeout: 90_000 }, () => {
         assert.include(JSON.stringify(next["content"]), "simple text response")
       })))
 
+  it.live("SSE resumption (Last-Event-ID): a dropped POST stream's answer and a dropped GET stream's update", () =>
+    withGateway({}, ({ url }) =>
+      Effect.gen(function*() {
+        const opened = yield* Effect.promise(() =>
+          post(url, {
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: raw }
+          })
+        )
+        const headers = {
+          "mcp-session-id": opened.headers.get("mcp-session-id")!,
+          "mcp-protocol-version": "2025-11-25"
+        }
+        yield* Effect.promise(() => opened.text())
+        yield* Effect.promise(() => post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, headers))
+        const resume = (lastEventId: string) =>
+          Effect.promise(() =>
+            fetch(url, { headers: { ...headers, accept: "text/event-stream", "last-event-id": lastEventId } })
+          ).pipe(Effect.map((response) => new SseReader(response)))
+
+        // A POST stream dropped after the question: the answer is written down and comes on the resuming GET.
+        const call = new SseReader(
+          yield* Effect.promise(() =>
+            post(url, {
+              jsonrpc: "2.0",
+              id: 2,
+              method: "tools/call",
+              params: { name: "test_elicitation", arguments: { message: "still there?" } }
+            }, headers)
+          )
+        )
+        const priming = (yield* Effect.promise(() => call.next()))!
+        assert.match(priming.id ?? "", /^s\d+-0$/)
+        const question = (yield* Effect.promise(() => call.next()))!
+        assert.include(question.data, "elicitation/create")
+        yield* Effect.promise(() => call.cancel())
+        const asked = JSON.parse(question.data) as { id: string }
+        yield* Effect.promise(() =>
+          post(url, {
+            jsonrpc: "2.0",
+            id: asked.id,
+            result: { action: "accept", content: { response: "after the drop" } }
+          }, headers).then((r) => r.text())
+        )
+        const resumed = yield* resume(question.id!)
+        const answer = yield* Effect.promise(() => resumed.nextResponse(2))
+        assert.include(JSON.stringify(answer), "after the drop")
+        yield* Effect.promise(() => resumed.cancel())
+
+        // The session's GET stream dropped: an update sent meanwhile is replayed after the last event it had.
+        yield* Effect.promise(() =>
+          post(url, {
+            jsonrpc: "2.0",
+            id: 3,
+            method: "resources/subscribe",
+            params: { uri: "test://watched-resource" }
+          }, headers)
+            .then((r) => r.text())
+        )
+        const standalone = new SseReader(
+          yield* Effect.promise(() => fetch(url, { headers: { ...headers, accept: "text/event-stream" } }))
+        )
+        const first = (yield* Effect.promise(() => standalone.next()))!
+        yield* Effect.promise(() => standalone.cancel())
+        yield* Effect.promise(() =>
+          post(url, {
+            jsonrpc: "2.0",
+            id: 4,
+            method: "tools/call",
+            params: { name: "test_update_resource", arguments: {} }
+          }, headers).then((r) => r.text())
+        )
+        const again = yield* resume(first.id!)
+        const update = yield* Effect.promise(() => again.nextMessage())
+        assert.strictEqual(update["method"], "notifications/resources/updated")
+        yield* Effect.promise(() => again.cancel())
+      })))
+
   for (const era of ["legacy", "modern"] as const) {
     it.live(`a large result (${era} host): its head and a link to fleet://results/<id>, read back in pages`, () =>
       withGateway(

@@ -18,6 +18,7 @@
  */
 import { Wire } from "@mcp-fleet/transport"
 import * as ByteSize from "effect/ByteSize"
+import type * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
@@ -36,14 +37,17 @@ import type { Host } from "./Host.ts"
 import * as HostModule from "./Host.ts"
 import * as Incoming from "./Incoming.ts"
 import * as Modern from "./Modern.ts"
+import * as Replay from "./Replay.ts"
 import * as Rpc from "./Rpc.ts"
 
 /** One 2025-era session. */
 interface Session {
   readonly id: string
   readonly host: Host
-  /** The open GET stream, if any. */
-  stream: Queue.Queue<Record<string, unknown>> | undefined
+  /** Its SSE streams, kept for `Last-Event-ID` (`Replay`). */
+  readonly streams: Replay.Streams
+  /** Its `GET` stream (what belongs to no request), once one was opened. */
+  standalone: Replay.Resumable | undefined
   lastUsed: number
 }
 
@@ -61,24 +65,8 @@ const encoder = new TextEncoder()
 const event = (message: Record<string, unknown>) =>
   encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`)
 
-/** How long a 2025-era client should wait before reconnecting a dropped stream (the SSE `retry:` field). */
-const RETRY_MS = 1_000
-
-let streams = 0
-
-/**
- * The events of one 2025-era stream, each with an id (`<stream>-<n>`), the first a priming event (an id, the retry
- * delay and no data: SEP-1699).
- */
-const numbered = () => {
-  const stream = `s${++streams}`
-  let n = 0
-  return {
-    priming: encoder.encode(`id: ${stream}-${n++}\nretry: ${RETRY_MS}\ndata: \n\n`),
-    event: (message: Record<string, unknown>) =>
-      encoder.encode(`id: ${stream}-${n++}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`)
-  }
-}
+/** What a session keeps for resumption: its last 16 streams, the last 256 events of each. */
+const REPLAY_LIMITS = { maxStreams: 16, maxEvents: 256 }
 
 const SSE_HEADERS = { "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" }
 
@@ -145,12 +133,12 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
   const closeSession = (session: Session) =>
     Effect.gen(function*() {
       sessions.delete(session.id)
-      if (session.stream !== undefined) yield* Queue.shutdown(session.stream)
+      session.streams.endAll()
       yield* engine.detach(session.host)
     })
 
-  /** Idle: no GET stream, nothing in flight. */
-  const idle = (session: Session) => session.stream === undefined && session.host.inFlight.size === 0
+  /** Idle: no GET stream attached, nothing in flight. */
+  const idle = (session: Session) => session.standalone?.attached() !== true && session.host.inFlight.size === 0
 
   /** A new session, or `undefined` when every slot is busy. */
   const openSession = Effect.fnUntraced(function*(profile: string | undefined) {
@@ -166,10 +154,17 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
     const session: Session = {
       id,
       host: HostModule.make({ id, era: "legacy", transport: "http", profile, protocolVersion: LEGACY_VERSIONS[0]! }),
-      stream: undefined,
+      streams: Replay.make(REPLAY_LIMITS),
+      standalone: undefined,
       lastUsed: yield* Clock.currentTimeMillis
     }
-    session.host.push = (message) => session.stream !== undefined && Queue.offerUnsafe(session.stream, message)
+    // Kept for a resuming GET even while none is attached; delivered now only when one is.
+    session.host.push = (message) => {
+      const standalone = session.standalone
+      if (standalone === undefined) return false
+      standalone.send(message)
+      return standalone.attached()
+    }
     sessions.set(id, session)
     return session
   })
@@ -200,7 +195,8 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
     params: unknown,
     streams: boolean,
     cancelOnClose: boolean,
-    headers: Record<string, string>
+    headers: Record<string, string>,
+    replays?: Replay.Streams
   ) =>
     Effect.gen(function*() {
       if (host.inFlight.has(id)) {
@@ -210,7 +206,7 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
         engine.metrics.refused("in_flight")
         return errorResponse(429, id, Rpc.error(Rpc.OVERLOADED, "Too many requests in flight; retry later."))
       }
-      const items = yield* Queue.unbounded<Item>()
+      const items = yield* Queue.unbounded<Item, Cause.Done>()
       const related = (message: Record<string, unknown>) =>
         streams ? Queue.offerUnsafe(items, { final: false, message, error: undefined }) : host.push(message)
       const exchange = Incoming.exchange(host, id, method, params, related)
@@ -218,7 +214,11 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
         Effect.exit,
         Effect.flatMap((exit) => Incoming.answer(id, exit)),
         Effect.flatMap(({ error, message }) => Queue.offer(items, { final: true, message, error })),
-        Effect.ensuring(Effect.sync(() => host.inFlight.delete(id))),
+        // Cancelled (the host's notifications/cancelled, its session closed): no answer, and its stream ends.
+        Effect.ensuring(Effect.sync(() => {
+          host.inFlight.delete(id)
+          Queue.endUnsafe(items)
+        })),
         Effect.forkIn(scope)
       )
       host.inFlight.set(id, fiber)
@@ -228,19 +228,27 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
       const untilFinal = Stream.fromQueue(items).pipe(Stream.takeUntil((item) => item.final))
       // A result that comes first is one JSON body; an SSE stream only once something related comes before it. A
       // primed stream for every 2025-era call cost 40 % more CPU per call (BENCHMARKS.md, issue 29).
-      const first = yield* Queue.take(items).pipe(Effect.onInterrupt(() => cancel))
+      const taken = yield* Queue.take(items).pipe(Effect.onInterrupt(() => cancel), Effect.option)
+      if (Option.isNone(taken)) return HttpServerResponse.empty({ status: 202, headers })
+      const first = taken.value
       const status = (error: Rpc.RpcError | undefined) => host.era === "modern" ? modernStatus(error) : 200
       if (first.final) return jsonResponse(first.message, status(first.error), headers)
-      if (host.era === "legacy") {
-        // 2025 era: the stream is primed (an event id and the retry delay, SEP-1699), its events numbered.
-        const sse = numbered()
-        return HttpServerResponse.stream(
-          Stream.concat(
-            Stream.succeed(sse.priming),
-            Stream.concat(Stream.succeed(first), untilFinal).pipe(Stream.map((item) => sse.event(item.message)))
-          ),
-          { contentType: "text/event-stream", headers: { ...SSE_HEADERS, ...headers } }
+      if (replays !== undefined) {
+        // 2025 era: the stream is primed (an event id and the retry delay, SEP-1699), its events numbered and kept:
+        // the answer is written down even if the client went away, for the GET that resumes the stream.
+        const resumable = replays.open()
+        const pump = yield* Stream.concat(Stream.succeed(first), untilFinal).pipe(
+          Stream.runForEach((item) => Effect.sync(() => resumable.send(item.message))),
+          Effect.ensuring(Effect.sync(resumable.end)),
+          Effect.forkIn(scope)
         )
+        // The shutdown waits for it too: the answer reaches the stream before the session closes.
+        answering.add(pump)
+        pump.addObserver(() => answering.delete(pump))
+        return HttpServerResponse.stream(resumable.body(undefined), {
+          contentType: "text/event-stream",
+          headers: { ...SSE_HEADERS, ...headers }
+        })
       }
       return HttpServerResponse.stream(
         Stream.concat(Stream.succeed(first), untilFinal).pipe(
@@ -252,16 +260,11 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
     })
 
   /** A stream of messages pushed to `queue` until the client goes away; `onClose` runs then. */
-  const streamOf = (queue: Queue.Queue<Record<string, unknown>>, onClose: Effect.Effect<void>, primed: boolean) => {
-    const sse = numbered()
-    const events = primed
-      ? Stream.concat(Stream.succeed(sse.priming), Stream.fromQueue(queue).pipe(Stream.map(sse.event)))
-      : Stream.fromQueue(queue).pipe(Stream.map(event))
-    return HttpServerResponse.stream(events.pipe(Stream.ensuring(onClose)), {
+  const streamOf = (queue: Queue.Queue<Record<string, unknown>>, onClose: Effect.Effect<void>) =>
+    HttpServerResponse.stream(Stream.fromQueue(queue).pipe(Stream.map(event), Stream.ensuring(onClose)), {
       contentType: "text/event-stream",
       headers: SSE_HEADERS
     })
-  }
 
   // ---------------------------------------------------------------------------------------------------------------
   // The checks in front.
@@ -378,7 +381,7 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
                 ),
                 Effect.forkIn(scope)
               )
-            return streamOf(queue, Fiber.interrupt(fiber), false)
+            return streamOf(queue, Fiber.interrupt(fiber))
           }
           return yield* answer(host, message.id, message.method, message.params, streams, true, {})
         }
@@ -407,7 +410,7 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
         }
         return yield* answer(session.host, message.id, message.method, message.params, streams, false, {
           "mcp-session-id": session.id
-        })
+        }, session.streams)
       }
       if (sessionId === undefined) {
         return errorResponse(
@@ -428,7 +431,7 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
       const host = session.host
       switch (message._tag) {
         case "Request":
-          return yield* answer(host, message.id, message.method, message.params, streams, false, {})
+          return yield* answer(host, message.id, message.method, message.params, streams, false, {}, session.streams)
         case "Notification":
           yield* engine.notification(host, message.method, message.params)
           if (message.method === "notifications/initialized") {
@@ -459,20 +462,25 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
       }
       const session = sessions.get(sessionId)
       if (session === undefined) return errorResponse(404, null, Rpc.error(-32001, "Session not found"))
-      if (session.stream !== undefined) {
+      session.lastUsed = yield* Clock.currentTimeMillis
+      const touch = Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.sync(() => (session.lastUsed = now)))
+      const sse = (body: Stream.Stream<Uint8Array>) =>
+        HttpServerResponse.stream(body.pipe(Stream.ensuring(touch)), {
+          contentType: "text/event-stream",
+          headers: SSE_HEADERS
+        })
+      // A resumption (SEP-1699): the events after the one named, then the rest of that stream (a POST's answer, or
+      // the session's GET stream).
+      const lastEventId = request.headers["last-event-id"]
+      const resumed = lastEventId === undefined ? undefined : session.streams.find(lastEventId)
+      if (resumed !== undefined) return sse(resumed.stream.body(resumed.after))
+      if (session.standalone?.attached() === true) {
         return HttpServerResponse.text("Conflict: this session's stream is already open", { status: 409 })
       }
-      const queue = yield* Queue.unbounded<Record<string, unknown>>()
-      session.stream = queue
-      session.lastUsed = yield* Clock.currentTimeMillis
-      return streamOf(
-        queue,
-        Effect.gen(function*() {
-          if (session.stream === queue) session.stream = undefined
-          session.lastUsed = yield* Clock.currentTimeMillis
-        }),
-        true
-      )
+      // A new GET stream (what the previous one held and was not resumed is not replayed on it).
+      session.standalone?.end()
+      session.standalone = session.streams.open()
+      return sse(session.standalone.body(undefined))
     })
 
   const del = (request: HttpServerRequest.HttpServerRequest) =>
