@@ -57,11 +57,11 @@ const fleetDir = Effect.gen(function*() {
 })
 
 /** `mcp-fleet serve --http 127.0.0.1:0` on `config`; its URL; SIGTERM when the scope closes, the exit awaited. */
-const serveHttp = (config: string) =>
+const serveHttp = (config: string, extra: ReadonlyArray<string> = []) =>
   Effect.acquireRelease(
     Effect.promise(() =>
       new Promise<{ url: string; pid: number; stop: () => Promise<void> }>((resolve, reject) => {
-        const child = spawn(process.execPath, [cli, "serve", "--config", config, "--http", "127.0.0.1:0"], {
+        const child = spawn(process.execPath, [cli, "serve", "--config", config, "--http", "127.0.0.1:0", ...extra], {
           stdio: ["ignore", "pipe", "inherit"]
         })
         const exited = new Promise<void>((done) => child.once("exit", () => done()))
@@ -309,6 +309,23 @@ describe("real hosts against mcp-fleet serve", { timeout: 120_000 }, () => {
         })
       )
       assert.notStrictEqual(thought.isError, true)
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
+
+  it.live("serve --metrics: /metrics has the fleet's, the gateway's and the upstream requests' metrics", () =>
+    Effect.gen(function*() {
+      const { config } = yield* fleetDir
+      const served = yield* serveHttp(config, ["--metrics"])
+      yield* untilReady(served.url)
+      const client = new Client({ name: "metered", version: "1" })
+      yield* Effect.acquireRelease(
+        Effect.promise(() => client.connect(new StreamableHTTPClientTransport(new URL(served.url)))),
+        () => Effect.promise(() => client.close())
+      )
+      yield* Effect.promise(() => client.callTool({ name: "everything__echo", arguments: { message: "metered" } }))
+      const metrics = yield* Effect.promise(() => fetch(served.url.replace("/mcp", "/metrics")).then((r) => r.text()))
+      assert.match(metrics, /^mcp_fleet_servers\{[^}]*state="ready"[^}]*\} 3$/m, "the manager's FleetMetrics")
+      assert.match(metrics, /^mcp_server_operation_duration_count\{[^}]*gen_ai_tool_name="everything__echo"/m)
+      assert.match(metrics, /^mcp_client_operation_duration_count\{/m, "the transport's request metrics")
     }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
 
   it.live("the v2 SDK client (2.4.0) at 2026-07-28 over HTTP: discover, list, call", () =>

@@ -152,6 +152,23 @@ const envelope = (extra: Record<string, unknown> = {}) => ({
 })
 
 const raw = { name: "raw-host", version: "1" }
+
+/** A raw 2025-era session that declares elicitation (initialized, no GET stream): the headers of its requests. */
+const elicitingSession = (url: string) =>
+  Effect.gen(function*() {
+    const opened = yield* Effect.promise(() =>
+      post(url, {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: raw }
+      })
+    )
+    const headers = { "mcp-session-id": opened.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-11-25" }
+    yield* Effect.promise(() => opened.text())
+    yield* Effect.promise(() => post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, headers))
+    return headers
+  })
 const resultOf = (message: Message) => {
   assert.property(message, "result", `a result, not ${JSON.stringify(message).slice(0, 200)}`)
   return message["result"] as Record<string, unknown>
@@ -235,20 +252,7 @@ describe("the gateway's less travelled paths", { timeout: 90_000 }, () => {
         assert.strictEqual(textOf(yield* Fiber.join(call)), "question taken back: aborted")
 
         // A raw 2025-era session with no GET stream: the question and its cancellation come on the call's stream.
-        const opened = yield* Effect.promise(() =>
-          post(url, {
-            jsonrpc: "2.0",
-            id: 1,
-            method: "initialize",
-            params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: raw }
-          })
-        )
-        const headers = {
-          "mcp-session-id": opened.headers.get("mcp-session-id")!,
-          "mcp-protocol-version": "2025-11-25"
-        }
-        yield* Effect.promise(() => opened.text())
-        yield* Effect.promise(() => post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, headers))
+        const headers = yield* elicitingSession(url)
         const question = new SseReader(
           yield* Effect.promise(() =>
             post(url, {
@@ -348,20 +352,7 @@ describe("the gateway's less travelled paths", { timeout: 90_000 }, () => {
   it.live("SSE resumption (Last-Event-ID): a dropped POST stream's answer and a dropped GET stream's update", () =>
     withGateway({}, ({ url }) =>
       Effect.gen(function*() {
-        const opened = yield* Effect.promise(() =>
-          post(url, {
-            jsonrpc: "2.0",
-            id: 1,
-            method: "initialize",
-            params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: raw }
-          })
-        )
-        const headers = {
-          "mcp-session-id": opened.headers.get("mcp-session-id")!,
-          "mcp-protocol-version": "2025-11-25"
-        }
-        yield* Effect.promise(() => opened.text())
-        yield* Effect.promise(() => post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, headers))
+        const headers = yield* elicitingSession(url)
         const resume = (lastEventId: string) =>
           Effect.promise(() =>
             fetch(url, { headers: { ...headers, accept: "text/event-stream", "last-event-id": lastEventId } })
