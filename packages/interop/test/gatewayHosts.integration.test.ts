@@ -99,11 +99,13 @@ const inspectorBin = Path.join(
  * One run of the inspector's CLI mode (`inspector --cli OPTIONS -- TARGET`, the target a command line or a URL): its
  * stdout, once it exits 0 (else the test fails).
  */
-const inspector = (target: ReadonlyArray<string>, args: ReadonlyArray<string>) =>
+const inspector = (home: string, target: ReadonlyArray<string>, args: ReadonlyArray<string>) =>
   Effect.promise(() =>
     new Promise<string>((resolve, reject) => {
+      // Its state (~/.mcp-inspector) goes to the test's temp dir, not the user's home.
       const child = spawn(process.execPath, [inspectorBin, "--cli", ...args, "--", ...target], {
-        stdio: ["ignore", "pipe", "pipe"]
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, HOME: home }
       })
       let out = ""
       let err = ""
@@ -413,17 +415,17 @@ describe("real hosts against mcp-fleet serve", { timeout: 120_000 }, () => {
 
   it.live("the inspector CLI (2.12.0, --cli) over stdio and HTTP: list, call, read, get a prompt, one shot each", () =>
     Effect.gen(function*() {
-      const { config } = yield* fleetDir
+      const { config, dir } = yield* fleetDir
       const served = yield* serveHttp(config)
       const stdio = [process.execPath, cli, "serve", "--config", config]
       // Over stdio each run starts its own gateway: its first list waits for the fleet to settle (one-shot hosts
       // list once and never hear list_changed).
-      const listed = JSON.parse(yield* inspector(stdio, ["--method", "tools/list"])) as {
+      const listed = JSON.parse(yield* inspector(dir, stdio, ["--method", "tools/list"])) as {
         tools: ReadonlyArray<{ name: string }>
       }
       assert.includeMembers(listed.tools.map((t) => t.name), [...EXPECTED, "fleet_status"])
       for (const target of [stdio, [served.url]]) {
-        const echo = yield* inspector(target, [
+        const echo = yield* inspector(dir, target, [
           "--method",
           "tools/call",
           "--tool-name",
@@ -432,9 +434,14 @@ describe("real hosts against mcp-fleet serve", { timeout: 120_000 }, () => {
           "message=the inspector"
         ])
         assert.include(echo, "the inspector")
-        const read = yield* inspector(target, ["--method", "resources/read", "--uri", "demo://resource/dynamic/text/1"])
+        const read = yield* inspector(dir, target, [
+          "--method",
+          "resources/read",
+          "--uri",
+          "demo://resource/dynamic/text/1"
+        ])
         assert.include(read, "demo://resource/dynamic/text/1")
-        const prompt = yield* inspector(target, [
+        const prompt = yield* inspector(dir, target, [
           "--method",
           "prompts/get",
           "--prompt-name",
@@ -442,7 +449,7 @@ describe("real hosts against mcp-fleet serve", { timeout: 120_000 }, () => {
         ])
         assert.include(prompt, "messages")
       }
-      const overHttp = JSON.parse(yield* inspector([served.url], ["--method", "tools/list"])) as {
+      const overHttp = JSON.parse(yield* inspector(dir, [served.url], ["--method", "tools/list"])) as {
         tools: ReadonlyArray<{ name: string }>
       }
       assert.includeMembers(overHttp.tools.map((t) => t.name), [...EXPECTED, "fleet_status"])
