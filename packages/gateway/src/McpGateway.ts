@@ -155,6 +155,12 @@ export const layerHttp = (): Layer.Layer<never, never, McpGateway | HttpServer.H
   Layer.effectDiscard(Effect.gen(function*() {
     const gateway = yield* McpGateway
     const http = yield* Http.make(gateway.engine)
-    yield* Effect.addFinalizer(() => http.shutdown)
     yield* HttpServer.serveEffect(http.handle)
+    // Added after serving, so it runs before the server's own close (finalizers run last in, first out): calls are
+    // refused and those in flight drained while the server still takes the hosts' answers, then the sessions (their
+    // GET streams) are closed, and only then does the server stop listening and wait for its connections. The
+    // other way round, the server stopped taking requests first and waited up to 20 s for the open ones. Its log
+    // lines go through the layer's own context, not the closing fiber's.
+    const context = yield* Effect.context<never>()
+    yield* Effect.addFinalizer(() => Effect.provideContext(http.shutdown, context))
   }))

@@ -10,6 +10,8 @@ export * as ChangeBus from "./ChangeBus.ts"
 /** @since 0.1.0 */
 export * as GatewayError from "./GatewayError.ts"
 /** @since 0.1.0 */
+export * as GatewayMetrics from "./GatewayMetrics.ts"
+/** @since 0.1.0 */
 export * as HostLimits from "./HostLimits.ts"
 /** @since 0.1.0 */
 export * as ListChanges from "./ListChanges.ts"
