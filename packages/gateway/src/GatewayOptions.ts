@@ -67,6 +67,11 @@ export interface GatewayOptions {
   readonly profiles?: Profiles.ProfilesConfig | undefined
   /** Large tool results (`ResultStore`): what is spilled to `fleet://results/…`, and for how long. */
   readonly results?: ResultStore.Options | undefined
+  /**
+   * The read-only status page at `/` of the HTTP front, behind the same Host/Origin checks and tokens as `/mcp`
+   * (the README's "The status page"). Default `true`.
+   */
+  readonly statusPage?: boolean | undefined
 }
 
 /**
@@ -94,6 +99,7 @@ export interface Resolved {
   readonly drainMs: number
   readonly profiles: Profiles.ProfilesConfig
   readonly results: ResultStore.Options
+  readonly statusPage: boolean
 }
 
 const millis = (input: Duration.Input | undefined, fallback: number): number => {
@@ -129,5 +135,6 @@ export const resolve = (options: GatewayOptions = {}): Resolved => ({
   allowedHosts: options.allowedHosts ?? [],
   drainMs: millis(options.drainTimeout, 10_000),
   profiles: options.profiles ?? {},
-  results: options.results ?? {}
+  results: options.results ?? {},
+  statusPage: options.statusPage ?? true
 })

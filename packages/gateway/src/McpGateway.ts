@@ -157,4 +157,6 @@ export const layerHttp = (): Layer.Layer<never, never, McpGateway | HttpServer.H
     const http = yield* Http.make(gateway.engine)
     yield* Effect.addFinalizer(() => http.shutdown)
     yield* HttpServer.serveEffect(http.handle)
+    // Runs first, before the server's graceful close waits on open responses: the status page's streams end.
+    yield* Effect.addFinalizer(() => http.closeStreams)
   }))

@@ -28,6 +28,7 @@ import * as ListChanges from "../ListChanges.ts"
 import * as Profiles from "../Profiles.ts"
 import * as ResourceRoutes from "../ResourceRoutes.ts"
 import * as ResultStore from "../ResultStore.ts"
+import * as CallWindow from "../status/CallWindow.ts"
 import * as ToolSearch from "../ToolSearch.ts"
 import type * as Calls from "./Calls.ts"
 import * as Fanout from "./Fanout.ts"
@@ -84,6 +85,14 @@ export interface Engine {
   readonly countSessions: (count: () => number) => void
   /** Stop taking calls, then wait (at most the drain timeout) for the ones in flight. */
   readonly drain: Effect.Effect<void>
+  /** The fleet the gateway serves (the status page reads its health). */
+  readonly manager: McpManager.McpManager["Service"]
+  /** 2025-era hosts that finished `initialize`. */
+  readonly hosts: () => ReadonlyArray<Host>
+  /** The tool calls forwarded upstream, over a sliding window (the status page's figures). */
+  readonly calls: CallWindow.CallWindow
+  /** A signal (sliding, capacity 1) each time a call ends or a host comes or goes. */
+  readonly activity: PubSub.PubSub<void>
 }
 
 /** What the gateway holds now. */
@@ -142,6 +151,9 @@ export const make: (
   const inFlight: Calls.InFlight = router.inFlight
   const fanout = Fanout.make(inFlight)
   const lock = yield* Semaphore.make(1)
+  const calls = CallWindow.make()
+  const activity = yield* PubSub.sliding<void>(1)
+  const touched = () => PubSub.publishUnsafe(activity, undefined)
 
   let surface = Surface.build(
     { healths: [], tools: [], prompts: [], resources: [], templates: [], now: 0 },
@@ -583,7 +595,10 @@ export const make: (
         Effect.catchIf(
           (error) => error.code === Rpc.INTERNAL_ERROR,
           (error) => Effect.succeed(shaped(exchange.host, isError(error.message)))
-        )
+        ),
+        (call) =>
+          calls.timed(tool.server, tool.tool.name, call, (result) => isRecord(result) && result["isError"] === true),
+        Effect.ensuring(Effect.sync(touched))
       )
       return yield* spill(result)
     })
@@ -874,8 +889,11 @@ export const make: (
     response: (host, id, outcome) => {
       HostModule.answered(host, id, outcome)
     },
-    attach: fanout.attach,
-    detach,
+    attach: (host) => {
+      fanout.attach(host)
+      touched()
+    },
+    detach: (host) => Effect.andThen(detach(host), Effect.sync(touched)),
     ready: () => manager.health().every((h) => h.state !== "starting"),
     status: statusText,
     toolInputSchema: (host, name) => typeof name === "string" ? viewFor(host).tool(name)?.tool.inputSchema : undefined,
@@ -884,7 +902,11 @@ export const make: (
     countSessions: (count) => {
       sessions = count
     },
-    drain
+    drain,
+    manager,
+    hosts: fanout.hosts,
+    calls,
+    activity
   }
   return engine
 })
