@@ -6,9 +6,8 @@
  * - `GET /status/session`: 200 when the request may read the data (the bearer token, the page's cookie, or no token
  *   configured), else 401. `POST /status/session` with `Authorization: Bearer <token>` sets the cookie
  *   (`PageCookie`); `DELETE` clears it.
- * - `GET /status/events`: Server-Sent Events, a `state` event at once and after every change of the manager's health
- *   snapshot, a `metrics` event (hosts, calls) at once and at most once a second while they change, a comment every
- *   15 s so that a lost connection is noticed.
+ * - `GET /status/events`: Server-Sent Events (`StatusEvents`): a `state` event at once and after every change of the
+ *   manager's health snapshot, a `metrics` event (hosts, calls) at once and at most once a second while they change.
  *
  * Every answer carries a strict Content-Security-Policy (`default-src 'self'`, no inline script or style, no frames),
  * `nosniff` and `Referrer-Policy: no-referrer`.
@@ -31,6 +30,7 @@ import * as Stream from "effect/Stream"
 import type { Engine } from "../server/Engine.ts"
 import * as PageAssets from "./PageAssets.ts"
 import * as PageCookie from "./PageCookie.ts"
+import * as StatusEvents from "./StatusEvents.ts"
 import * as StatusView from "./StatusView.ts"
 
 /** The page's Content-Security-Policy: its own origin only, no inline code, never framed. */
@@ -56,14 +56,8 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "cross-origin-resource-policy": "same-origin"
 }
 
-/** How often an open event stream gets a comment line. */
-const HEARTBEAT = "15 seconds"
-/** At most one `metrics` event per this. */
-const METRICS_EVERY = "1 second"
 /** The call window ages even without calls: its figures are looked at again this often. */
 const AGING_EVERY = "5 seconds"
-
-const encoder = new TextEncoder()
 
 /** The page's routes. */
 export interface StatusRoutes {
@@ -108,16 +102,12 @@ const unauthorized = () =>
 const methodNotAllowed = (allow: string) =>
   HttpServerResponse.empty({ status: 405, headers: { ...SECURITY_HEADERS, allow } })
 
-/** One SSE event. */
-const sse = (name: string, data: unknown) => encoder.encode(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`)
-
 /** The routes over `engine`, whose HTTP front accepts `tokens`. The scope runs the aging ticker. */
 export const make = Effect.fnUntraced(function*(engine: Engine, tokens: ReadonlyArray<Redacted.Redacted<string>>) {
   const scope = yield* Scope.Scope
   const cookie = yield* PageCookie.make(tokens).pipe(
     Effect.provide(Mac.layerWebCrypto.pipe(Layer.provide(SecureRandom.layerWebCrypto)))
   )
-  const manager = engine.manager
   const closed = yield* Deferred.make<void>()
 
   // The window's figures change as time passes: every open page hears of it (deduplicated per page below).
@@ -135,25 +125,13 @@ export const make = Effect.fnUntraced(function*(engine: Engine, tokens: Readonly
   )
 
   /** The event stream of one page. */
-  const events = () => {
-    const state = manager.snapshots.pipe(
-      Stream.mapEffect((healths) => Effect.map(Clock.currentTimeMillis, (now) => StatusView.state(healths, now))),
-      Stream.map((event) => sse("state", event))
-    )
-    const metrics = Stream.concat(Stream.succeed(undefined), Stream.fromPubSub(engine.activity)).pipe(
-      Stream.throttle({ cost: () => 1, units: 1, duration: METRICS_EVERY, strategy: "shape" }),
-      Stream.mapEffect(() => renderMetrics),
-      // Sent only when something other than the clock changed.
-      Stream.map((event) => ({ key: JSON.stringify({ ...event, now: 0 }), event })),
-      Stream.changesWith((a, b) => a.key === b.key),
-      Stream.map(({ event }) => sse("metrics", event))
-    )
-    const heartbeat = Stream.tick(HEARTBEAT).pipe(Stream.map(() => encoder.encode(": keep-alive\n\n")))
-    return Stream.concat(
-      Stream.succeed(encoder.encode("retry: 1000\n\n")),
-      Stream.mergeAll([state, metrics, heartbeat], { concurrency: "unbounded" })
-    ).pipe(Stream.interruptWhen(Deferred.await(closed)))
-  }
+  const events = () =>
+    StatusEvents.stream({
+      snapshots: engine.manager.snapshots,
+      activity: Stream.fromPubSub(engine.activity),
+      metrics: renderMetrics,
+      closed: Deferred.await(closed)
+    })
 
   const session = (
     request: HttpServerRequest.HttpServerRequest,
