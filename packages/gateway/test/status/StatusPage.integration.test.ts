@@ -51,9 +51,15 @@ const baseOf = Effect.map(
 
 const bearer = { authorization: `Bearer ${TOKEN}` }
 
+/** One request; an event stream's body is not read (it would not end), only its status and headers. */
 const get = (url: string, headers: Record<string, string> = {}, method = "GET") =>
   Effect.promise(async () => {
-    const response = await fetch(url, { method, headers })
+    const controller = new AbortController()
+    const response = await fetch(url, { method, headers, signal: controller.signal })
+    if (response.headers.get("content-type") === "text/event-stream") {
+      controller.abort()
+      return { status: response.status, headers: response.headers, text: "" }
+    }
     return { status: response.status, headers: response.headers, text: await response.text() }
   })
 
