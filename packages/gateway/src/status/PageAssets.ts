@@ -267,6 +267,10 @@ th[scope="row"] {
   min-width: 7rem;
 }
 
+td[data-col="since"] {
+  white-space: nowrap;
+}
+
 .url {
   display: block;
   font-weight: normal;

@@ -8,8 +8,8 @@
  */
 import type { ServerHealth } from "@mcp-fleet/manager"
 import { StatusText } from "@mcp-fleet/manager"
+import type * as CallWindow from "../CallWindow.ts"
 import type { Host } from "../server/Host.ts"
-import type * as CallWindow from "./CallWindow.ts"
 
 /** One server's row. */
 export interface ServerRow {

@@ -3,9 +3,9 @@
  * bounded in time, in samples per tool and in tools; per server, buckets for the chart.
  */
 import { assert, describe, it } from "@effect/vitest"
+import { CallWindow } from "@mcp-fleet/gateway"
 import { Clock, Deferred, Effect, Fiber } from "effect"
 import { TestClock } from "effect/testing"
-import * as CallWindow from "../../src/status/CallWindow.ts"
 
 /** One call of `ms` milliseconds of TestClock time, ending now + ms. */
 const call = (window: CallWindow.CallWindow, tool: string, ms: number, outcome: "ok" | "isError" | "fails" = "ok") =>
@@ -107,5 +107,18 @@ describe("CallWindow", () => {
         { start: 20_000, calls: 1, errors: 0, p50Ms: 50, p99Ms: 50 }
       ])
       assert.deepStrictEqual(series.get("two"), [{ start: 60_000, calls: 1, errors: 0, p50Ms: 7, p99Ms: 7 }])
+      // Figures kept between reads are read again when a call leaves the window, or a new one comes.
+      assert.deepStrictEqual(window.series(70_000).get("one")!.map((b) => b.start), [20_000])
+      assert.deepStrictEqual(window.tools(70_000).map((t) => [t.tool, t.calls]), [["a", 1], ["a", 1]])
+      window.record("one", "b", 71_000, 9, false)
+      assert.deepStrictEqual(window.series(72_000).get("one")!.map((b) => [b.start, b.calls]), [[20_000, 1], [
+        70_000,
+        1
+      ]])
+      assert.deepStrictEqual(window.tools(72_000).map((t) => `${t.server}/${t.tool}:${t.calls}`), [
+        "one/a:1",
+        "one/b:1",
+        "two/a:1"
+      ])
     }))
 })
