@@ -1,10 +1,12 @@
 /**
- * The gateway over Streamable HTTP: one endpoint (`/mcp`, and `/mcp/<profile>`) for both eras, plus `/healthz` and
- * `/readyz`, served by Effect's `HttpServer` (the application brings the platform's, e.g. `NodeHttpServer`).
+ * The gateway over Streamable HTTP: one endpoint (`/mcp`, and `/mcp/<profile>`) for both eras, plus `/healthz`,
+ * `/readyz` and the status page's routes (`status/StatusRoutes.ts`), served by Effect's `HttpServer` (the application
+ * brings the platform's, e.g. `NodeHttpServer`).
  *
  * - **Every request** first passes the checks in front: `Host` must name a loopback host (or an allowed one),
  *   `Origin`, when sent, a loopback origin (or an allowed one) — DNS rebinding —, then the bearer token when tokens
- *   are configured (constant-time compare). Bodies over `maxMessageBytes` are refused (413).
+ *   are configured (constant-time compare); the status page's routes take the page's cookie instead. Bodies over
+ *   `maxMessageBytes` are refused (413).
  * - **2025 era**: `initialize` opens a session (`Mcp-Session-Id`; at most `maxSessions`, the least recently used idle
  *   one closed to make room), `GET` opens its stream (what belongs to no request: list changes, resource updates,
  *   log entries, and requests to the host when the call's stream is gone), `DELETE` ends it; an unknown session is 404.

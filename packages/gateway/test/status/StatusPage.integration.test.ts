@@ -33,12 +33,18 @@ const fleet = (remote: string): Readonly<Record<string, ManagerOptions.ServerCon
 }
 
 /** The gateway's layers over `remote`'s fake server, on a free port. */
-const stack = (remote: string, options: { readonly statusPage?: boolean } = {}) =>
+interface Options {
+  readonly statusPage?: boolean
+  /** Whether the gateway asks for the token (default true). */
+  readonly tokens?: boolean
+}
+
+const stack = (remote: string, options: Options = {}) =>
   McpGateway.layerHttp().pipe(
     Layer.provideMerge(
       McpGateway.layerFleet({ servers: fleet(remote), reconnect: { initialDelay: "1 minute", maxAttempts: 1 } }, {
-        tokens: [Redacted.make(TOKEN)],
-        ...options
+        tokens: options.tokens === false ? [] : [Redacted.make(TOKEN)],
+        ...(options.statusPage === undefined ? {} : { statusPage: options.statusPage })
       })
     ),
     Layer.provideMerge(NodeHttpServer.layer(() => createServer(), { port: 0, host: "127.0.0.1" }))
@@ -122,7 +128,7 @@ const hostCalls = (base: string, tool: string) =>
 /** Runs `use` with the gateway up and both servers ready. */
 const withGateway = <A>(
   use: (base: string) => Effect.Effect<A, never, Scope.Scope>,
-  options: { readonly statusPage?: boolean } = {}
+  options: Options = {}
 ) =>
   Effect.gen(function*() {
     const remote = yield* Effect.orDie(FakeHttpServer.start())
@@ -227,6 +233,18 @@ describe("the status page's routes", { timeout: 60_000 }, () => {
       assert.isTrue(Option.isSome(closed), "the gateway did not close within 10 s")
       assert.isTrue((yield* Fiber.join(ending)).ended)
     }).pipe(Effect.scoped, Effect.provide([NodeHttpClient.layerUndici, NodeServices.layer])))
+
+  it.live("without tokens (as /mcp): the data needs no sign-in, and the page is told so", () =>
+    withGateway((base) =>
+      Effect.gen(function*() {
+        const session = yield* get(`${base}/status/session`)
+        assert.strictEqual(session.status, 200)
+        assert.deepStrictEqual(JSON.parse(session.text), { signedIn: true, required: false })
+        assert.isNull((yield* get(`${base}/status/session`, {}, "POST")).headers.get("set-cookie"))
+        const events = yield* openEvents(`${base}/status/events`, {})
+        assert.strictEqual(events.response.status, 200)
+        yield* Effect.promise(() => events.until((t) => t.includes("event: state")))
+      }), { tokens: false }))
 
   it.live("statusPage: false: no page, no data routes", () =>
     withGateway((base) =>
