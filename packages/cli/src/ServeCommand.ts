@@ -4,9 +4,9 @@
  *
  * Over stdio (the default: `{"command": "mcp-fleet", "args": ["serve"]}` in a host's config) it serves the one
  * host on stdin and stdout and ends when stdin ends. Over HTTP it serves every host at `http://ADDR/mcp` (and
- * `/mcp/<profile>`, `/healthz`, `/readyz`) until Ctrl-C or SIGTERM, then stops taking calls, drains the ones in flight
- * and shuts the servers down; once listening it prints `{"url": …}` on stdout. The address is 127.0.0.1 unless one is
- * given. Either way the config file is followed: an edit is applied to the running fleet and hosts are told what
+ * `/mcp/<profile>`, `/healthz`, `/readyz`, and a read-only status page at `/`) until Ctrl-C or SIGTERM, then stops
+ * taking calls, drains the ones in flight and shuts the servers down; once listening it prints `{"url": …}` on stdout.
+ * The address is 127.0.0.1 unless one is given. Either way the config file is followed: an edit is applied to the running fleet and hosts are told what
  * changed. Logs and diagnostics go to stderr.
  *
  * @since 0.1.0
@@ -116,6 +116,7 @@ const serveHttp = (address: { readonly host: string; readonly port: number }) =>
     const url = `http://${host}:${port}/mcp`
     yield* Console.log(JSON.stringify({ url }))
     yield* Console.error(`mcp-fleet serve: listening on ${url} (Ctrl-C to stop)`)
+    yield* Console.error(`mcp-fleet serve: status page at http://${host}:${port}/ (read-only; same token as /mcp)`)
     return yield* Effect.never
   })
 

@@ -78,6 +78,11 @@ export interface GatewayOptions {
    * the registry as Prometheus text at `/metrics` over HTTP. Default `false`: nothing is recorded.
    */
   readonly metrics?: boolean | undefined
+  /**
+   * The read-only status page at `/` of the HTTP front, behind the same Host/Origin checks and tokens as `/mcp`
+   * (the README's "The status page"). Default `true`.
+   */
+  readonly statusPage?: boolean | undefined
 }
 
 /**
@@ -107,6 +112,7 @@ export interface Resolved {
   readonly profiles: Profiles.ProfilesConfig
   readonly results: ResultStore.Options
   readonly metrics: boolean
+  readonly statusPage: boolean
 }
 
 const millis = (input: Duration.Input | undefined, fallback: number): number => {
@@ -144,5 +150,6 @@ export const resolve = (options: GatewayOptions = {}): Resolved => ({
   drainMs: millis(options.drainTimeout, 10_000),
   profiles: options.profiles ?? {},
   results: options.results ?? {},
-  metrics: options.metrics === true
+  metrics: options.metrics === true,
+  statusPage: options.statusPage ?? true
 })

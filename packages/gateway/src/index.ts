@@ -6,6 +6,8 @@
  */
 
 /** @since 0.1.0 */
+export * as CallWindow from "./CallWindow.ts"
+/** @since 0.1.0 */
 export * as ChangeBus from "./ChangeBus.ts"
 /** @since 0.1.0 */
 export * as GatewayError from "./GatewayError.ts"

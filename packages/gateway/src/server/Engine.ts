@@ -22,6 +22,7 @@ import * as Schema from "effect/Schema"
 import * as Scope from "effect/Scope"
 import * as Semaphore from "effect/Semaphore"
 import * as Stream from "effect/Stream"
+import * as CallWindow from "../CallWindow.ts"
 import * as GatewayMetrics from "../GatewayMetrics.ts"
 import type { Resolved } from "../GatewayOptions.ts"
 import * as HostLimits from "../HostLimits.ts"
@@ -90,6 +91,14 @@ export interface Engine {
   readonly drain: Effect.Effect<void>
   /** What the gateway records its metrics through (`GatewayMetrics.off` unless `metrics` is on). */
   readonly metrics: GatewayMetrics.Recorder
+  /** The fleet the gateway serves (the status page reads its health). */
+  readonly manager: McpManager.McpManager["Service"]
+  /** 2025-era hosts that finished `initialize`. */
+  readonly hosts: () => ReadonlyArray<Host>
+  /** The tool calls forwarded upstream, over a sliding window (the status page's figures). */
+  readonly calls: CallWindow.CallWindow
+  /** A signal (sliding, capacity 1) each time a call ends or a host comes or goes. */
+  readonly activity: PubSub.PubSub<void>
 }
 
 /** What the gateway holds now. */
@@ -154,6 +163,9 @@ export const make: (
   const inFlight: Calls.InFlight = router.inFlight
   const fanout = Fanout.make(inFlight)
   const lock = yield* Semaphore.make(1)
+  const calls = CallWindow.make()
+  const activity = yield* PubSub.sliding<void>(1)
+  const touched = () => PubSub.publishUnsafe(activity, undefined)
 
   let surface = Surface.build(
     { healths: [], tools: [], prompts: [], resources: [], templates: [], now: 0 },
@@ -643,7 +655,10 @@ export const make: (
         Effect.catchIf(
           (error) => error.code === Rpc.INTERNAL_ERROR,
           (error) => Effect.succeed(shaped(exchange.host, isError(error.message)))
-        )
+        ),
+        (call) =>
+          calls.timed(tool.server, tool.tool.name, call, (result) => isRecord(result) && result["isError"] === true),
+        Effect.ensuring(Effect.sync(touched))
       )
       return yield* spill(result)
     })
@@ -1052,8 +1067,8 @@ export const make: (
     response: (host, id, outcome) => {
       HostModule.answered(host, id, outcome)
     },
-    attach,
-    detach,
+    attach: (host) => Effect.andThen(attach(host), Effect.sync(touched)),
+    detach: (host) => Effect.andThen(detach(host), Effect.sync(touched)),
     ready: () => manager.health().every((h) => h.state !== "starting"),
     status: statusText,
     toolInputSchema: (host, name) => typeof name === "string" ? viewFor(host).tool(name)?.tool.inputSchema : undefined,
@@ -1063,7 +1078,11 @@ export const make: (
       sessions = count
     },
     drain,
-    metrics: recorder
+    metrics: recorder,
+    manager,
+    hosts: fanout.hosts,
+    calls,
+    activity
   }
   return engine
 })

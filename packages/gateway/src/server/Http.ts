@@ -1,10 +1,12 @@
 /**
- * The gateway over Streamable HTTP: one endpoint (`/mcp`, and `/mcp/<profile>`) for both eras, plus `/healthz` and
- * `/readyz`, served by Effect's `HttpServer` (the application brings the platform's, e.g. `NodeHttpServer`).
+ * The gateway over Streamable HTTP: one endpoint (`/mcp`, and `/mcp/<profile>`) for both eras, plus `/healthz`,
+ * `/readyz` and the status page's routes (`status/StatusRoutes.ts`), served by Effect's `HttpServer` (the application
+ * brings the platform's, e.g. `NodeHttpServer`).
  *
  * - **Every request** first passes the checks in front: `Host` must name a loopback host (or an allowed one),
  *   `Origin`, when sent, a loopback origin (or an allowed one) — DNS rebinding —, then the bearer token when tokens
- *   are configured (constant-time compare). Bodies over `maxMessageBytes` are refused (413).
+ *   are configured (constant-time compare); the status page's routes take the page's cookie instead. Bodies over
+ *   `maxMessageBytes` are refused (413).
  * - **2025 era**: `initialize` opens a session (`Mcp-Session-Id`; at most `maxSessions`, the least recently used idle
  *   one closed to make room), `GET` opens its stream (what belongs to no request: list changes, resource updates,
  *   log entries, and requests to the host when the call's stream is gone), `DELETE` ends it; an unknown session is 404.
@@ -31,6 +33,7 @@ import * as Queue from "effect/Queue"
 import * as Redacted from "effect/Redacted"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import * as StatusRoutes from "../status/StatusRoutes.ts"
 import type { Engine } from "./Engine.ts"
 import { LEGACY_VERSIONS } from "./Engine.ts"
 import type { Host } from "./Host.ts"
@@ -281,20 +284,21 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
         return HttpServerResponse.text("Forbidden: the Origin is not allowed", { status: 403 })
       }
     }
-    if (options.tokens.length > 0) {
-      const authorization = request.headers["authorization"] ?? ""
-      const presented = authorization.startsWith("Bearer ") ? authorization.slice(7).trim() : ""
-      let matched = false
-      for (const token of options.tokens) matched = constantTimeEqual(presented, Redacted.value(token)) || matched
-      if (!matched) {
-        return HttpServerResponse.text("Unauthorized", {
-          status: 401,
-          headers: { "www-authenticate": "Bearer realm=\"mcp-fleet\"" }
-        })
-      }
-    }
     return undefined
   }
+
+  /** The configured token the request presents (`Authorization: Bearer …`), if any; every one is compared. */
+  const bearer = (request: HttpServerRequest.HttpServerRequest): Redacted.Redacted<string> | undefined => {
+    const authorization = request.headers["authorization"] ?? ""
+    const presented = authorization.startsWith("Bearer ") ? authorization.slice(7).trim() : ""
+    let matched: Redacted.Redacted<string> | undefined
+    for (const token of options.tokens) {
+      if (constantTimeEqual(presented, Redacted.value(token))) matched ??= token
+    }
+    return matched
+  }
+
+  const status = options.statusPage ? yield* StatusRoutes.make(engine, options.tokens) : undefined
 
   // ---------------------------------------------------------------------------------------------------------------
   // The endpoint.
@@ -505,6 +509,16 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
       const path = request.url.split("?")[0] ?? "/"
       const refused = refuse(request)
       if (refused !== undefined) return refused
+      const token = bearer(request)
+      // The status page (`status/StatusRoutes.ts`): its own paths, signed in by the token or the page's cookie.
+      const page = status?.handle(request, path, token)
+      if (page !== undefined) return yield* page
+      if (options.tokens.length > 0 && token === undefined) {
+        return HttpServerResponse.text("Unauthorized", {
+          status: 401,
+          headers: { "www-authenticate": "Bearer realm=\"mcp-fleet\"" }
+        })
+      }
       if (path === "/healthz") return HttpServerResponse.text("ok\n")
       if (path === "/metrics" && options.metrics) {
         return HttpServerResponse.text(yield* PrometheusMetrics.format(), {
@@ -543,5 +557,8 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
     yield* Effect.forEach([...sessions.values()], closeSession, { discard: true })
   })
 
-  return { handle, shutdown, sessions: () => sessions.size }
+  /** Ends the status page's event streams (they would hold the server's graceful close). */
+  const closeStreams = status?.close ?? Effect.void
+
+  return { handle, shutdown, closeStreams, sessions: () => sessions.size }
 })
