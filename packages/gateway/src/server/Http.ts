@@ -26,8 +26,10 @@ import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Redacted from "effect/Redacted"
+import * as Result from "effect/Result"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import type * as SessionSeal from "../SessionSeal.ts"
 import type { Engine } from "./Engine.ts"
 import { LEGACY_VERSIONS } from "./Engine.ts"
 import type { Host } from "./Host.ts"
@@ -35,14 +37,18 @@ import * as HostModule from "./Host.ts"
 import * as Incoming from "./Incoming.ts"
 import * as Modern from "./Modern.ts"
 import * as Rpc from "./Rpc.ts"
+import * as Sealed from "./Sealed.ts"
 
-/** One 2025-era session. */
+/** One 2025-era session (on this replica: with sealed ids, the same session may be served by others too). */
 interface Session {
+  /** The key in the table: the `Mcp-Session-Id` itself, or with sealed ids the session's `sid`. */
   readonly id: string
   readonly host: Host
   /** The open GET stream, if any. */
   stream: Queue.Queue<Record<string, unknown>> | undefined
   lastUsed: number
+  /** With sealed ids: the id last opened for this session, and what it held. */
+  opened: { readonly id: string; readonly opened: SessionSeal.Opened } | undefined
 }
 
 /** What a request's answer is made of: messages tied to it, then its response. */
@@ -62,19 +68,16 @@ const event = (message: Record<string, unknown>) =>
 /** How long a 2025-era client should wait before reconnecting a dropped stream (the SSE `retry:` field). */
 const RETRY_MS = 1_000
 
-let streams = 0
-
 /**
- * The events of one 2025-era stream, each with an id (`<stream>-<n>`), the first a priming event (an id, the retry
- * delay and no data: SEP-1699).
+ * The events of one 2025-era stream, each with an id (`<prefix>-<n>`, see `Sealed.EventIds`), the first a priming
+ * event (an id, the retry delay and no data: SEP-1699).
  */
-const numbered = () => {
-  const stream = `s${++streams}`
+const numbered = (prefix: string) => {
   let n = 0
   return {
-    priming: encoder.encode(`id: ${stream}-${n++}\nretry: ${RETRY_MS}\ndata: \n\n`),
+    priming: encoder.encode(`id: ${prefix}-${n++}\nretry: ${RETRY_MS}\ndata: \n\n`),
     event: (message: Record<string, unknown>) =>
-      encoder.encode(`id: ${stream}-${n++}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`)
+      encoder.encode(`id: ${prefix}-${n++}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`)
   }
 }
 
@@ -123,12 +126,15 @@ const errorResponse = (status: number, id: string | number | null, error: Rpc.Rp
  * The HTTP application of the gateway: the handler of every request. `scope` owns the fibers that serve requests
  * (they may outlive the HTTP exchange that started them: a 2025-era call whose client went away still finishes).
  */
-export const make = Effect.fnUntraced(function*(engine: Engine) {
+export const make = Effect.fnUntraced(function*(engine: Engine, seal?: SessionSeal.SessionSeal["Service"]) {
   const scope = yield* Scope.Scope
   const options = engine.options
   const sessions = new Map<string, Session>()
   engine.countSessions(() => sessions.size)
   let draining = false
+  const ids = Sealed.eventIds(crypto.randomUUID().slice(0, 8))
+  /** The request streams open on this replica, by number. */
+  const liveStreams = new Set<number>()
 
   // ---------------------------------------------------------------------------------------------------------------
   // Sessions.
@@ -143,27 +149,67 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
   /** Idle: no GET stream, nothing in flight. */
   const idle = (session: Session) => session.stream === undefined && session.host.inFlight.size === 0
 
-  /** A new session, or `undefined` when every slot is busy. */
-  const openSession = Effect.fnUntraced(function*(profile: string | undefined) {
-    if (sessions.size >= options.maxSessions) {
-      let oldest: Session | undefined
-      for (const session of sessions.values()) {
-        if (idle(session) && (oldest === undefined || session.lastUsed < oldest.lastUsed)) oldest = session
-      }
-      if (oldest === undefined) return undefined
-      yield* closeSession(oldest)
+  /** Room for one more session (the least recently used idle one closed); `false` when every slot is busy. */
+  const makeRoom = Effect.fnUntraced(function*() {
+    if (sessions.size < options.maxSessions) return true
+    let oldest: Session | undefined
+    for (const session of sessions.values()) {
+      if (idle(session) && (oldest === undefined || session.lastUsed < oldest.lastUsed)) oldest = session
     }
-    const id = crypto.randomUUID()
-    const session: Session = {
-      id,
-      host: HostModule.make({ id, era: "legacy", transport: "http", profile, protocolVersion: LEGACY_VERSIONS[0]! }),
-      stream: undefined,
-      lastUsed: yield* Clock.currentTimeMillis
-    }
-    session.host.push = (message) => session.stream !== undefined && Queue.offerUnsafe(session.stream, message)
+    if (oldest === undefined) return false
+    yield* closeSession(oldest)
+    return true
+  })
+
+  /** Registers a session of `host` under `id`. */
+  const register = Effect.fnUntraced(function*(id: string, host: Host, opened: Session["opened"]) {
+    const session: Session = { id, host, stream: undefined, lastUsed: yield* Clock.currentTimeMillis, opened }
+    host.push = (message) => session.stream !== undefined && Queue.offerUnsafe(session.stream, message)
     sessions.set(id, session)
     return session
   })
+
+  /** A new session, or `undefined` when every slot is busy. */
+  const openSession = Effect.fnUntraced(function*(profile: string | undefined) {
+    if (!(yield* makeRoom())) return undefined
+    const id = crypto.randomUUID()
+    return yield* register(
+      id,
+      HostModule.make({ id, era: "legacy", transport: "http", profile, protocolVersion: LEGACY_VERSIONS[0]! }),
+      undefined
+    )
+  })
+
+  /**
+   * The session a request's `Mcp-Session-Id` names: `Unknown` (404) when there is none, `Full` (503) when a sealed
+   * id must be served by a new local session and every slot is busy. With sealed ids, an id this replica has no
+   * session for is opened and its host built from it (the session was opened on another replica, or this one forgot
+   * it); a log level sealed into a newer id of the same session is applied.
+   */
+  const sessionFor = (id: string): Effect.Effect<Session | "Unknown" | "Full"> =>
+    Effect.gen(function*() {
+      if (seal === undefined) return sessions.get(id) ?? "Unknown"
+      const opened = yield* Effect.option(seal.open(id))
+      if (Option.isNone(opened)) return "Unknown"
+      const local = sessions.get(opened.value.sid)
+      if (local !== undefined) {
+        if (local.opened?.id !== id) {
+          local.opened = { id, opened: opened.value }
+          local.host.logLevel = opened.value.state.logLevel
+        }
+        return local
+      }
+      if (!(yield* makeRoom())) return "Full"
+      const session = yield* register(opened.value.sid, Sealed.hostOf(opened.value), { id, opened: opened.value })
+      engine.attach(session.host)
+      return session
+    })
+
+  /** The answer for a request naming a session that `sessionFor` did not find. */
+  const noSession = (found: "Unknown" | "Full", id: string | number | null) =>
+    found === "Full"
+      ? errorResponse(503, id, Rpc.error(Rpc.OVERLOADED, "Too many sessions are open; retry later."))
+      : errorResponse(404, id, Rpc.error(-32001, "Session not found"))
 
   // Sessions unused for `sessionIdleMs` (no stream, nothing in flight) are closed.
   const sweepEvery = Math.max(1_000, Math.min(options.sessionIdleMs, 60_000))
@@ -215,10 +261,14 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
       const cancel = cancelOnClose ? Fiber.interrupt(fiber) : Effect.void
       const untilFinal = Stream.fromQueue(items).pipe(Stream.takeUntil((item) => item.final))
       if (host.era === "legacy" && streams) {
-        // 2025 era: an SSE stream at once, primed (an event id and the retry delay), as the SDKs answer.
-        const sse = numbered()
+        // 2025 era: an SSE stream at once, primed (an event id and the retry delay), as the SDKs answer. Its event
+        // ids name the request, so that another replica can answer it if this one dies (`Sealed`).
+        const named = ids.stream({ id, method })
+        const sse = numbered(named.prefix)
+        liveStreams.add(named.number)
         return HttpServerResponse.stream(
-          Stream.concat(Stream.succeed(sse.priming), untilFinal.pipe(Stream.map((item) => sse.event(item.message)))),
+          Stream.concat(Stream.succeed(sse.priming), untilFinal.pipe(Stream.map((item) => sse.event(item.message))))
+            .pipe(Stream.ensuring(Effect.sync(() => liveStreams.delete(named.number)))),
           { contentType: "text/event-stream", headers: { ...SSE_HEADERS, ...headers } }
         )
       }
@@ -236,7 +286,7 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
 
   /** A stream of messages pushed to `queue` until the client goes away; `onClose` runs then. */
   const streamOf = (queue: Queue.Queue<Record<string, unknown>>, onClose: Effect.Effect<void>, primed: boolean) => {
-    const sse = numbered()
+    const sse = numbered(ids.stream(undefined).prefix)
     const events = primed
       ? Stream.concat(Stream.succeed(sse.priming), Stream.fromQueue(queue).pipe(Stream.map(sse.event)))
       : Stream.fromQueue(queue).pipe(Stream.map(event))
@@ -245,6 +295,82 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
       headers: SSE_HEADERS
     })
   }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Sealed sessions: initialize and logging/setLevel are served to the end before they are answered, since their
+  // answer carries the (new) sealed id.
+
+  /** One answer on its own: JSON, or a primed SSE stream of one event. */
+  const single = (message: Record<string, unknown>, streams: boolean, headers: Record<string, string>) => {
+    if (!streams) return jsonResponse(message, 200, headers)
+    const sse = numbered(ids.stream(undefined).prefix)
+    return HttpServerResponse.stream(Stream.make(sse.priming, sse.event(message)), {
+      contentType: "text/event-stream",
+      headers: { ...SSE_HEADERS, ...headers }
+    })
+  }
+
+  const initializeSealed = (
+    seal: SessionSeal.SessionSeal["Service"],
+    id: string | number,
+    params: unknown,
+    profile: string | undefined,
+    streams: boolean
+  ) =>
+    Effect.gen(function*() {
+      // The handshake runs on a host of its own; the session is made from what it negotiated, once sealed.
+      const handshake = HostModule.make({
+        id: "initialize",
+        era: "legacy",
+        transport: "http",
+        profile,
+        protocolVersion: LEGACY_VERSIONS[0]!
+      })
+      const exit = yield* Effect.exit(
+        engine.request(Incoming.exchange(handshake, id, "initialize", params, () => false), params)
+      )
+      const answered = yield* Incoming.answer(id, exit)
+      if (answered.error !== undefined) return single(answered.message, streams, {})
+      const sealed = yield* Sealed.stateOf(handshake).pipe(Effect.flatMap(seal.seal), Effect.result)
+      if (Result.isFailure(sealed)) {
+        return errorResponse(400, id, Rpc.error(Rpc.INVALID_REQUEST, sealed.failure.message))
+      }
+      const opened = yield* seal.open(sealed.success).pipe(Effect.orDie) // just sealed with the current key
+      if (!(yield* makeRoom())) {
+        return errorResponse(503, id, Rpc.error(Rpc.OVERLOADED, "Too many sessions are open; retry later."))
+      }
+      // Attached at once: `notifications/initialized` may reach another replica (any replica attaches the session
+      // it rebuilds), and a host opens its GET stream only once initialized anyway.
+      const session = yield* register(opened.sid, Sealed.hostOf(opened), { id: sealed.success, opened })
+      engine.attach(session.host)
+      return single(answered.message, streams, { "mcp-session-id": sealed.success })
+    })
+
+  const setLevelSealed = (
+    seal: SessionSeal.SessionSeal["Service"],
+    session: Session,
+    id: string | number,
+    params: unknown,
+    streams: boolean
+  ) =>
+    Effect.gen(function*() {
+      const host = session.host
+      const exit = yield* Effect.exit(
+        engine.request(Incoming.exchange(host, id, "logging/setLevel", params, host.push), params)
+      )
+      const answered = yield* Incoming.answer(id, exit)
+      const before = session.opened
+      if (answered.error !== undefined || before === undefined) return single(answered.message, streams, {})
+      // The level is sealed into a new id (same session, same expiry): hosts that take it keep it on every replica.
+      const resealed = yield* Sealed.stateOf(host).pipe(
+        Effect.flatMap((state) => seal.reseal(before.opened, state)),
+        Effect.option
+      )
+      if (Option.isNone(resealed)) return single(answered.message, streams, {})
+      const opened = yield* Effect.option(seal.open(resealed.value))
+      if (Option.isSome(opened)) session.opened = { id: resealed.value, opened: opened.value }
+      return single(answered.message, streams, { "mcp-session-id": resealed.value })
+    })
 
   // ---------------------------------------------------------------------------------------------------------------
   // The checks in front.
@@ -380,6 +506,9 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
         if (draining) {
           return errorResponse(503, message.id, Rpc.error(Rpc.OVERLOADED, "The gateway is shutting down."))
         }
+        if (seal !== undefined) {
+          return yield* initializeSealed(seal, message.id, message.params, profile, streams)
+        }
         const session = yield* openSession(profile)
         if (session === undefined) {
           return errorResponse(503, message.id, Rpc.error(Rpc.OVERLOADED, "Too many sessions are open; retry later."))
@@ -395,18 +524,17 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
           Rpc.error(Rpc.INVALID_REQUEST, "Bad Request: no Mcp-Session-Id (send initialize first)")
         )
       }
-      const session = sessions.get(sessionId)
-      if (session === undefined) {
-        return errorResponse(
-          404,
-          message._tag === "Request" ? message.id : null,
-          Rpc.error(-32001, "Session not found")
-        )
+      const session = yield* sessionFor(sessionId)
+      if (typeof session === "string") {
+        return noSession(session, message._tag === "Request" ? message.id : null)
       }
       session.lastUsed = yield* Clock.currentTimeMillis
       const host = session.host
       switch (message._tag) {
         case "Request":
+          if (seal !== undefined && session.opened !== undefined && message.method === "logging/setLevel") {
+            return yield* setLevelSealed(seal, session, message.id, message.params, streams)
+          }
           return yield* answer(host, message.id, message.method, message.params, streams, false, {})
         case "Notification":
           yield* engine.notification(host, message.method, message.params)
@@ -436,8 +564,17 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
           headers: { allow: "POST, DELETE" }
         })
       }
-      const session = sessions.get(sessionId)
-      if (session === undefined) return errorResponse(404, null, Rpc.error(-32001, "Session not found"))
+      const session = yield* sessionFor(sessionId)
+      if (typeof session === "string") return noSession(session, null)
+      // A request's stream resumed here, which does not hold it (the replica that did is gone): answered at once.
+      const resumed = Sealed.resumedElsewhere(ids, liveStreams, request.headers["last-event-id"])
+      if (resumed !== undefined) {
+        const sse = numbered(ids.stream(undefined).prefix)
+        return HttpServerResponse.stream(Stream.make(sse.priming, sse.event(resumed)), {
+          contentType: "text/event-stream",
+          headers: SSE_HEADERS
+        })
+      }
       if (session.stream !== undefined) {
         return HttpServerResponse.text("Conflict: this session's stream is already open", { status: 409 })
       }
@@ -463,8 +600,8 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
           headers: { allow: "POST" }
         })
       }
-      const session = sessions.get(sessionId)
-      if (session === undefined) return errorResponse(404, null, Rpc.error(-32001, "Session not found"))
+      const session = yield* sessionFor(sessionId)
+      if (typeof session === "string") return noSession(session, null)
       yield* closeSession(session)
       return HttpServerResponse.empty({ status: 200 })
     })
