@@ -191,7 +191,9 @@ export function createMcpSession({ flags, opts, label }) {
         if (match !== null && Number(match[1]) >= 1 && Number(match[1]) <= opts.tools) {
           return answer(id, { ...text(`${name}:${JSON.stringify(args)}`), structuredContent: { tool: name, args } })
         }
-        if (toolSet.generation > 0 && name === `generation_${toolSet.generation}`) return answer(id, text(`${name} called`))
+        if (toolSet.generation > 0 && name === `generation_${toolSet.generation}`) {
+          return answer(id, text(`${name} called`))
+        }
         return fail(id, -32602, `Unknown tool: ${name}`)
       }
     }

@@ -310,8 +310,11 @@ export const make: (
 
   yield* manager.snapshots.pipe(Stream.runForEach(() => refresh), Effect.forkIn(scope))
   yield* manager.catalogChanges.pipe(Stream.runForEach(() => refresh), Effect.forkIn(scope))
+  // Subscribed before the watch reads its baseline: a refresh in between (a server becoming ready while the gateway
+  // starts) is a trigger, not lost; lost, the first refresh after it told hosts of a change they had already listed.
+  const triggers = yield* PubSub.subscribe(refreshed)
   yield* ListChanges.watch({
-    triggers: Stream.fromPubSub(refreshed),
+    triggers: Stream.fromSubscription(triggers),
     read: Effect.sync(() => ({
       tools: surface.tools.map((t) => ({ ...t.item, name: `${t.server}/${t.item.name}` })),
       resources: surface.resources.map((r) => r.item),
