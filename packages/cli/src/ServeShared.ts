@@ -49,9 +49,10 @@ export interface Shared {
  * @category formatting
  */
 export const showUrl = (url: URL): string => {
-  const copy = new URL(url.href)
-  if (copy.password !== "") copy.password = "<redacted>"
-  return copy.href
+  const user = url.username === "" && url.password === ""
+    ? ""
+    : `${url.username}${url.password === "" ? "" : ":<redacted>"}@`
+  return `${url.protocol}//${user}${url.host}${url.pathname === "/" ? "" : url.pathname}`
 }
 
 /**
