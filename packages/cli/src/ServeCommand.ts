@@ -28,6 +28,7 @@ import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import type * as Stdio from "effect/Stdio"
+import * as Stream from "effect/Stream"
 import { CliEnvironment } from "./CliEnvironment.ts"
 import * as CliFlags from "./CliFlags.ts"
 import * as Diagnostics from "./Diagnostics.ts"
@@ -115,6 +116,14 @@ const serveHttp = (address: { readonly host: string; readonly port: number }, sh
     yield* Console.log(JSON.stringify({ url }))
     yield* Console.error(`mcp-fleet serve: listening on ${url} (Ctrl-C to stop)`)
     if (shared !== undefined) yield* Console.error(`mcp-fleet serve: ${shared}`)
+    // Once every server has settled (what /readyz waits for), one line says so: the moment a balancer may send hosts.
+    const manager = yield* McpManager.McpManager
+    yield* manager.snapshots.pipe(
+      Stream.filter((healths) => healths.every((h) => h.state !== "starting")),
+      Stream.runHead,
+      Effect.andThen(Console.error(`mcp-fleet serve: ready (every server has settled)`)),
+      Effect.forkScoped
+    )
     return yield* Effect.never
   })
 
@@ -241,6 +250,7 @@ export const command: Command.Command<
       Effect.gen(function*() {
         const manager = yield* McpManager.McpManager
         yield* Effect.forkScoped(FleetConfig.follow(input.config, manager, { servers }))
+        if (shared !== undefined) yield* Effect.forkScoped(ServeShared.announce(shared))
         if (address === undefined) {
           yield* McpGateway.serveStdio({ profile })
           return

@@ -7,8 +7,9 @@
  *   base64 key, stops `serve` with the line's number (never its content).
  * - `--redis URL`: the upstream tokens, the change bus and the large results live in Redis (`SharedState.layer`).
  *   The URL is `Redacted` from the command line on (it may hold a password); a URL that is not `redis://` or
- *   `rediss://` stops `serve`, and what is printed of it never holds the password. Redis need not be up: the
- *   replica starts degraded and connects on its schedule.
+ *   `rediss://` stops `serve`, and what is printed of it never holds the password. Redis need not be up: `serve`
+ *   waits for the first connection attempt (at most 6 s, so that remote servers find their tokens), then starts,
+ *   degraded if it failed, and connects on its schedule.
  *
  * Without either flag nothing here is built, and no Redis code loads.
  *
@@ -16,6 +17,7 @@
  */
 import * as TokenStore from "@mcp-fleet/auth/TokenStore"
 import { ChangeBus, ResultStore, SessionKeys, SessionSeal, SharedState } from "@mcp-fleet/gateway"
+import * as Console from "effect/Console"
 import * as Context from "effect/Context"
 import * as Aead from "effect/crypto/Aead"
 import * as Digest from "effect/crypto/Digest"
@@ -25,6 +27,7 @@ import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
 
 /**
  * What the replica shares, built: the services for the gateway (sealing, the shared state) and the token store for
@@ -40,6 +43,29 @@ export interface Shared {
   readonly tokens: TokenStore.TokenStore["Service"] | undefined
   /** One line for the operator: what is shared, without secrets; `undefined` without the flags. */
   readonly describe: string | undefined
+  /** The shared state's status, with `--redis`. */
+  readonly state: SharedState.SharedState["Service"] | undefined
+}
+
+/**
+ * Says on stderr when Redis is reached and when it is lost (`mcp-fleet serve: shared state: Redis connected`, `…
+ * Redis unreachable (…)`), once per change (not per reconnection attempt), until interrupted.
+ *
+ * @since 0.1.0
+ * @category running
+ */
+export const announce = (shared: Shared): Effect.Effect<void> => {
+  const state = shared.state
+  if (state === undefined) return Effect.void
+  let last: "up" | "down" | undefined
+  return state.changes.pipe(
+    Stream.runForEach((status) => {
+      const now = status._tag === "Connected" ? "up" : status._tag === "Disconnected" ? "down" : undefined
+      if (now === undefined || now === last) return Effect.void
+      last = now
+      return Console.error(`mcp-fleet serve: ${SharedState.describe(status).line}`)
+    })
+  )
 }
 
 /**
@@ -71,6 +97,9 @@ export const checkRedisUrl = (url: Redacted.Redacted<string>): URL | string => {
   if (parsed.hostname === "") return `--redis ${showUrl(parsed)} names no host`
   return parsed
 }
+
+/** How long `serve` waits for its first connection to Redis before it starts its servers anyway. */
+const FIRST_ATTEMPT = "6 seconds"
 
 /** Reads and parses the key file; fails with the reason, naming the file and the line, never a key. */
 const readKeys = (path: string): Effect.Effect<SessionKeys.SessionKeys, string, FileSystem.FileSystem> =>
@@ -107,6 +136,7 @@ export const make = (flags: {
     const parts: Array<string> = []
     let gateway = Context.empty()
     let tokens: TokenStore.TokenStore["Service"] | undefined
+    let state: SharedState.SharedState["Service"] | undefined
     const url = flags.redis === undefined ? undefined : checkRedisUrl(flags.redis)
     if (typeof url === "string") return yield* Effect.fail(url)
     if (flags.sessionKeyFile !== undefined) {
@@ -124,6 +154,15 @@ export const make = (flags: {
         )
       )
       tokens = Context.get(built, TokenStore.TokenStore)
+      state = Context.get(built, SharedState.SharedState)
+      // The first connection attempt is waited for (at most its own deadline): remote servers start right after, and
+      // their tokens are read from Redis; a replica whose Redis is down goes on degraded once the attempt fails.
+      yield* state.changes.pipe(
+        Stream.filter((status) => status._tag === "Connected" || status._tag === "Disconnected"),
+        Stream.runHead,
+        Effect.timeout(FIRST_ATTEMPT),
+        Effect.ignore
+      )
       gateway = gateway.pipe(
         Context.add(SharedState.SharedState, Context.get(built, SharedState.SharedState)),
         Context.add(ChangeBus.ChangeBus, Context.get(built, ChangeBus.ChangeBus)),
@@ -131,5 +170,5 @@ export const make = (flags: {
       )
       parts.push(`tokens, list changes and large results shared in Redis at ${showUrl(url)}`)
     }
-    return { gateway, tokens, describe: parts.length === 0 ? undefined : parts.join("; ") }
+    return { gateway, tokens, state, describe: parts.length === 0 ? undefined : parts.join("; ") }
   })
