@@ -410,16 +410,22 @@ const program = Effect.gen(function*() {
   const replicas = yield* Effect.forEach(ports, (port) => replica(port, config, flags), { concurrency: "unbounded" })
   const throughput = (label: string, url: string, watched: ReadonlyArray<number>, proxyPid: number | undefined) =>
     Effect.gen(function*() {
-      const pids = proxyPid === undefined ? watched : [...watched, proxyPid, ...children(proxyPid)]
+      // The replicas, their upstreams (each replica's fake stdio server), then the balancer's processes.
+      const upstreams = watched.flatMap(children)
+      const proxies = proxyPid === undefined ? [] : [proxyPid, ...children(proxyPid)]
+      const pids = [...watched, ...upstreams, ...proxies]
       const measured = yield* Effect.promise(() => load(HOSTS * 2, (_, i) => modernCall(url, i), pids))
       const replicaTicks = measured.cpu.slice(0, watched.length)
-      const proxyTicks = measured.cpu.slice(watched.length).reduce((a, b) => a + b, 0)
+      const upstreamTicks = measured.cpu.slice(watched.length, watched.length + upstreams.length)
+        .reduce((a, b) => a + b, 0)
+      const proxyTicks = measured.cpu.slice(watched.length + upstreams.length).reduce((a, b) => a + b, 0)
       record(label, {
         "calls/s": measured.calls / measured.seconds,
         "p50 ms": measured.p50,
         "p99 ms": measured.p99,
         ...Object.fromEntries(replicaTicks.map((t, i) => [`replica ${i + 1} CPU µs/call`, perCall(t, measured.calls)])),
         "replicas' CPU µs/call": perCall(replicaTicks.reduce((a, b) => a + b, 0), measured.calls),
+        "upstreams' CPU µs/call": perCall(upstreamTicks, measured.calls),
         ...(proxyPid === undefined ? {} : { "HAProxy CPU µs/call": perCall(proxyTicks, measured.calls) }),
         "load generator CPU µs/call": measured.ownCpu / Math.max(1, measured.calls),
         failed: measured.failed
@@ -464,14 +470,15 @@ const program = Effect.gen(function*() {
 
   const load2 = loadavg()[0]!.toFixed(2)
   console.log(
-    `gateway replicas: ${ROUNDS} rounds, median; ${SECONDS} s per cell after 1 s of warm-up; ${HOSTS} hosts ` +
+    `gateway replicas: ${ROUNDS} rounds, median (min–max); ${SECONDS} s per cell after 1 s of warm-up; ${HOSTS} hosts ` +
       `(2026-07-28: ${HOSTS * 2}); 1-minute load ${load1} → ${load2}; CPU from /proc (10 ms ticks)`
   )
   for (const [cell, figures] of results) {
-    const shown = [...figures].map(([name, values]) => {
-      const value = median(values)
-      return `${name} ${value < 1 && value > 0 ? value.toFixed(4) : value < 20 ? value.toFixed(2) : value.toFixed(0)}`
-    })
+    const format = (value: number) =>
+      value < 1 && value > 0 ? value.toFixed(4) : value < 20 ? value.toFixed(2) : value.toFixed(0)
+    const shown = [...figures].map(([name, values]) =>
+      `${name} ${format(median(values))} (${format(Math.min(...values))}–${format(Math.max(...values))})`
+    )
     console.log(`${cell}: ${shown.join(" · ")}`)
   }
 })
