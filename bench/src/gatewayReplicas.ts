@@ -17,7 +17,7 @@
  * replicas cannot run faster than one, so the figures to read are the costs per call, not a speed-up. Not a test:
  * nothing asserts a time.
  *
- *   node bench/src/gatewayReplicas.ts [--seconds=5] [--hosts=16] [--refreshes=40]
+ *   node bench/src/gatewayReplicas.ts [--rounds=5] [--seconds=3] [--hosts=16] [--refreshes=40]
  *
  * @since 0.0.0
  */
@@ -45,7 +45,7 @@ const arg = (name: string, fallback: number) => {
   const given = process.argv.find((a) => a.startsWith(`--${name}=`))
   return given === undefined ? fallback : Number(given.slice(name.length + 3))
 }
-const SECONDS = arg("seconds", 5)
+const SECONDS = arg("seconds", 3)
 const HOSTS = arg("hosts", 16)
 const REFRESHES = arg("refreshes", 40)
 
@@ -271,7 +271,7 @@ const record = (cell: string, values: Record<string, number>) => {
   for (const [name, value] of Object.entries(values)) figures.set(name, [...(figures.get(name) ?? []), value])
 }
 const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
-const ROUNDS = arg("rounds", 3)
+const ROUNDS = arg("rounds", 5)
 
 const program = Effect.gen(function*() {
   const load1 = loadavg()[0]!.toFixed(2)
@@ -298,8 +298,9 @@ const program = Effect.gen(function*() {
       child.once("error", reject)
     })
 
-  // --- Sessions and Redis, one replica each, same load.
-  const legacy = (label: string, flags: ReadonlyArray<string>, sessions = HOSTS) =>
+  // --- Sessions and Redis: four replicas, all up at once, measured in turn, window after window, so that each
+  // window's figure is compared with the in-process replica's window next to it (the machine's load drifts).
+  const legacyReplica = (label: string, flags: ReadonlyArray<string>, sessions = HOSTS) =>
     Effect.gen(function*() {
       const port = yield* Daemons.freePort
       const served = yield* replica(port, config, flags)
@@ -308,40 +309,45 @@ const program = Effect.gen(function*() {
         Promise.all(Array.from({ length: sessions }, () => legacyInitialize(url)))
       )
       let next = 0
-      const countBefore = flags.includes("--redis") ? yield* Effect.promise(processed) : 0
-      const measured = yield* Effect.promise(() =>
-        load(HOSTS, (host, i) => {
-          // With more sessions than hosts, each call takes the next session in rotation.
-          const id = sessions === HOSTS ? ids[host]! : ids[next++ % sessions]!
-          return legacyCall(url, id, i)
-        }, [served.pid])
-      )
-      const countAfter = flags.includes("--redis") ? yield* Effect.promise(processed) : 0
-      record(label, {
-        "calls/s": measured.calls / measured.seconds,
-        "p50 ms": measured.p50,
-        "replica CPU µs/call": perCall(measured.cpu[0]!, measured.calls),
-        "load generator CPU µs/call": measured.ownCpu / Math.max(1, measured.calls),
-        failed: measured.failed,
-        ...(flags.includes("--redis")
-          ? { "Redis commands/call": Math.max(0, countAfter - countBefore - 1) / Math.max(1, measured.calls) }
-          : {})
-      })
-    }).pipe(Effect.scoped)
-
-  const legacyCells = Effect.gen(function*() {
-    yield* legacy("2025-11-25, in-process session ids", [])
-    yield* legacy("2025-11-25, sealed ids (opened once, then cached)", ["--session-key-file", keyFile])
-    yield* legacy("2025-11-25, sealed ids, 2,048 sessions in rotation (over the 1,024 cached)", [
+      // With more sessions than hosts, each call takes the next session in rotation.
+      const call = (host: number, i: number) =>
+        legacyCall(url, sessions === HOSTS ? ids[host]! : ids[next++ % sessions]!, i)
+      return { label, pid: served.pid, call, redis: flags.includes("--redis") }
+    })
+  const legacyReplicas = yield* Effect.all([
+    legacyReplica("2025-11-25, in-process session ids", []),
+    legacyReplica("2025-11-25, sealed ids (opened once, then cached)", ["--session-key-file", keyFile]),
+    legacyReplica("2025-11-25, sealed ids, 2,048 sessions in rotation (over the 1,024 cached)", [
       "--session-key-file",
       keyFile
-    ], 2_048)
-    yield* legacy("2025-11-25, sealed ids and --redis (tokens, bus, results in Redis)", [
+    ], 2_048),
+    legacyReplica("2025-11-25, sealed ids and --redis (tokens, bus, results in Redis)", [
       "--session-key-file",
       keyFile,
       "--redis",
       redis.url
     ])
+  ])
+  const legacyCells = Effect.gen(function*() {
+    let baseline = 0
+    for (const [index, served] of legacyReplicas.entries()) {
+      const countBefore = served.redis ? yield* Effect.promise(processed) : 0
+      const measured = yield* Effect.promise(() => load(HOSTS, served.call, [served.pid]))
+      const countAfter = served.redis ? yield* Effect.promise(processed) : 0
+      const cpu = perCall(measured.cpu[0]!, measured.calls)
+      if (index === 0) baseline = cpu
+      record(served.label, {
+        "calls/s": measured.calls / measured.seconds,
+        "p50 ms": measured.p50,
+        "replica CPU µs/call": cpu,
+        ...(index === 0 ? {} : { "over in-process, same round": cpu - baseline }),
+        "load generator CPU µs/call": measured.ownCpu / Math.max(1, measured.calls),
+        failed: measured.failed,
+        ...(served.redis
+          ? { "Redis commands/call": Math.max(0, countAfter - countBefore - 1) / Math.max(1, measured.calls) }
+          : {})
+      })
+    }
   })
 
   // --- A refresh: memory store against Redis store.

@@ -97,10 +97,20 @@ const serveHttp = (address: { readonly host: string; readonly port: number }, sh
     const [NodeHttpServer, { createServer }] = yield* Effect.promise(() =>
       Promise.all([import("@effect/platform-node/NodeHttpServer"), import("node:http")])
     )
-    // Slow clients are cut off: headers within 15 s, a whole request body within 60 s (Node's timers).
+    // Slow clients are cut off: headers within 15 s, a whole request body within 60 s (Node's timers). An idle
+    // keep-alive connection is kept 65 s (Node's default is 5 s): longer than a balancer keeps its idle connections
+    // to a replica (HAProxy purges them within seconds, cloud balancers after 60 s), so that the balancer never sends
+    // a request on a connection the replica is closing at that moment (the host would get a connection error for a
+    // call no replica saw fail: the scale test met it after Redis' outage).
     const server = yield* Layer.build(
       NodeHttpServer.layer(
-        () => createServer({ headersTimeout: 15_000, requestTimeout: 60_000, connectionsCheckingInterval: 5_000 }),
+        () =>
+          createServer({
+            headersTimeout: 15_000,
+            requestTimeout: 60_000,
+            keepAliveTimeout: 65_000,
+            connectionsCheckingInterval: 5_000
+          }),
         address
       )
     ).pipe(

@@ -16,7 +16,7 @@
  * @since 0.1.0
  */
 import * as TokenStore from "@mcp-fleet/auth/TokenStore"
-import { ChangeBus, ResultStore, SessionKeys, SessionSeal, SharedState } from "@mcp-fleet/gateway"
+import { SessionKeys, SessionSeal, SharedState } from "@mcp-fleet/gateway"
 import * as Console from "effect/Console"
 import * as Context from "effect/Context"
 import * as Aead from "effect/crypto/Aead"
@@ -37,7 +37,7 @@ import * as Stream from "effect/Stream"
  * @category models
  */
 export interface Shared {
-  /** `SessionSeal`, `SharedState`, `ChangeBus`, `ResultStore`: those the flags asked for. */
+  /** `SessionSeal`, and the Redis side (`SharedState`, `ChangeBus`, `ResultStore`, the relay): those the flags ask for. */
   readonly gateway: Context.Context<never>
   /** The Redis token store, with `--redis`. */
   readonly tokens: TokenStore.TokenStore["Service"] | undefined
@@ -163,11 +163,8 @@ export const make = (flags: {
         Effect.timeout(FIRST_ATTEMPT),
         Effect.ignore
       )
-      gateway = gateway.pipe(
-        Context.add(SharedState.SharedState, Context.get(built, SharedState.SharedState)),
-        Context.add(ChangeBus.ChangeBus, Context.get(built, ChangeBus.ChangeBus)),
-        Context.add(ResultStore.ResultStore, Context.get(built, ResultStore.ResultStore))
-      )
+      // All of it: the shared state, the bus and the result store, and the relay of hosts' answers between replicas.
+      gateway = Context.merge(gateway, built)
       parts.push(`tokens, list changes and large results shared in Redis at ${showUrl(url)}`)
     }
     return { gateway, tokens, state, describe: parts.length === 0 ? undefined : parts.join("; ") }

@@ -39,6 +39,7 @@ import * as Stream from "effect/Stream"
 import * as ChangeBus from "./ChangeBus.ts"
 import type { GatewayOptions } from "./GatewayOptions.ts"
 import * as Options from "./GatewayOptions.ts"
+import { Relay } from "./internal/relay.ts"
 import * as ResultStore from "./ResultStore.ts"
 import * as Engine from "./server/Engine.ts"
 import * as Http from "./server/Http.ts"
@@ -82,6 +83,8 @@ export class McpGateway extends Context.Service<McpGateway, {
   readonly engine: Engine.Engine
   /** What seals 2025-11-25 HTTP sessions into their `Mcp-Session-Id`, when `SessionSeal` was in context (internal). */
   readonly seal: SessionSeal.SessionSeal["Service"] | undefined
+  /** What relays hosts' answers between replicas, when the Redis side is in context (internal). */
+  readonly relay: Relay["Service"] | undefined
 }>()("@mcp-fleet/gateway/McpGateway") {}
 
 /**
@@ -93,6 +96,8 @@ export class McpGateway extends Context.Service<McpGateway, {
  * - `SessionSeal`: 2025-11-25 HTTP sessions are sealed into their `Mcp-Session-Id`, so any replica serves them;
  * - `SharedState`: its status is a line of the status text (`fleet_status`, `/readyz`);
  * - `ChangeBus`: a remote server's list changes are shared with the other replicas (see `Engine`);
+ * - the Redis side's relay (`SharedState.layer` with Redis): a host's answer to a request another replica asked it
+ *   (elicitation, sampling, roots) is relayed there;
  * - `ResultStore`: the large-result store (default: one in process, from `options.results`).
  *
  * @since 0.1.0
@@ -114,7 +119,8 @@ export const layer = (
       const shared = yield* sharedOf(manager)
       const engine = yield* Engine.make(manager, router, store, resolved, shared)
       const seal = Option.getOrUndefined(yield* Effect.serviceOption(SessionSeal.SessionSeal))
-      return McpGateway.of({ status: engine.status, ready: engine.ready, stats: engine.stats, engine, seal })
+      const relay = Option.getOrUndefined(yield* Effect.serviceOption(Relay))
+      return McpGateway.of({ status: engine.status, ready: engine.ready, stats: engine.stats, engine, seal, relay })
     })
   )
 
@@ -192,7 +198,7 @@ export const serveStdio = (
 export const layerHttp = (): Layer.Layer<never, never, McpGateway | HttpServer.HttpServer> =>
   Layer.effectDiscard(Effect.gen(function*() {
     const gateway = yield* McpGateway
-    const http = yield* Http.make(gateway.engine, gateway.seal)
+    const http = yield* Http.make(gateway.engine, gateway.seal, gateway.relay)
     yield* Effect.addFinalizer(() => http.shutdown)
     yield* HttpServer.serveEffect(http.handle)
   }))

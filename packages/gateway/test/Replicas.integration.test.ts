@@ -16,7 +16,8 @@ import { NodeHttpClient, NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { ChangeBus, SessionSeal, SharedState } from "@mcp-fleet/gateway"
 import { FakeHttpServer, FakeServer } from "@mcp-fleet/testing"
-import { Context, Effect, Layer, Stream } from "effect"
+import { Context, Effect, Layer, PubSub, Stream } from "effect"
+import { Relay } from "../src/internal/relay.ts"
 import * as Front from "./support/Front.ts"
 
 const stdioFake = () => {
@@ -130,6 +131,49 @@ describe("gateway replicas", { timeout: 60_000 }, () => {
       assert.strictEqual(message.id, 41)
       assert.strictEqual(message.result.isError, true)
       assert.include(message.result.content[0].text, "replica serving this call went away")
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
+
+  it.live("a host's answer to a request one replica asked reaches it through another (relayed); not without relay", () =>
+    Effect.gen(function*() {
+      const seal = yield* Front.sealWith([yield* Front.newKey])
+      const hub = yield* PubSub.unbounded<unknown>()
+      const relay = Relay.of({
+        publish: (answer) => Effect.asVoid(PubSub.publish(hub, answer)),
+        subscribe: Effect.map(PubSub.subscribe(hub), (subscription) => PubSub.take(subscription))
+      })
+      const shared = Context.make(SessionSeal.SessionSeal, seal).pipe(Context.add(Relay, relay))
+      const a = yield* Front.replica(stdioFake(), shared)
+      const b = yield* Front.replica(stdioFake(), shared)
+      const sessionId = yield* Front.initialize(a.url, "raw-host", { elicitation: {} })
+      // The upstream asks for input during a call on a: the gateway asks the host on that call's stream.
+      const callStream = yield* Front.open(a.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-session-id": sessionId
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          ...call(41, "fake__server_request", {
+            method: "elicitation/create",
+            params: {
+              message: "Your name?",
+              requestedSchema: { type: "object", properties: { name: { type: "string" } } }
+            }
+          })
+        })
+      })
+      const asked = yield* callStream.next("elicitation/create")
+      // The host answers with a new POST, which the balancer sends to b.
+      const answer = yield* Front.post(b.url, {
+        id: asked["id"],
+        result: { action: "accept", content: { name: "relayed through b" } }
+      }, { sessionId })
+      assert.strictEqual(answer.status, 202)
+      const result = JSON.parse((yield* callStream.nextEvent).data)
+      assert.strictEqual(result.id, 41)
+      assert.include(JSON.stringify(result.result), "relayed through b")
     }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
 
   it.live("/readyz and fleet_status show the shared state; a replica whose Redis is down stays ready", () =>

@@ -11,7 +11,8 @@
  *    call must have been in flight when a replica died, and fail with a type (never hang: every call ends); every
  *    other call succeeds; no 2025-11-25 session is lost (one `initialize` per legacy host, no 404).
  * 2. **A token revoked, then expired.** Exactly one `refresh_token` grant reaches the authorization server for each,
- *    whichever replicas the calls land on, and every call succeeds.
+ *    whichever replicas the calls land on, and every call succeeds. Then each v1 host is asked for input during a
+ *    call (elicitation): its answer, a new POST, may reach another replica, which relays it to the one that asked.
  * 3. **The config is edited** (a server added): each host gets one `tools/list_changed`.
  * 4. **Redis dies for a while.** Every replica says so (its own line); calls go on succeeding (sealed sessions,
  *    held tokens, own upstream connections); `/readyz` stays 200 and says Redis is unreachable; Redis comes back,
@@ -286,6 +287,15 @@ describe("the scale test", { timeout: 300_000 }, () => {
       assert.deepStrictEqual(afterExpiry.filter((o) => o._tag === "Failed"), [], "every call after the expiry")
       assert.strictEqual(refreshes(authServer) - beforeRevoke, 2, "one refresh for the expiry")
 
+      // Each v1 host is asked for input during a call (server-everything's elicitation, one call at a time: an
+      // upstream's request goes to its oldest call): its answer is a new POST, which may reach another replica than
+      // the one that asked; that one relays it (Redis).
+      for (const host of hosts.filter((h) => h.kind === "v1")) {
+        const elicited = yield* host.call("everything__trigger-elicitation-request", {})
+        assert.strictEqual(elicited._tag, "Ok", `${host.name}'s elicitation: ${JSON.stringify(elicited)}`)
+        assert.strictEqual(host.stats.elicited, 1, `${host.name} was asked once`)
+      }
+
       // -------------------------------------------------------------------------------------------------------
       // 3. A server is added to the config: each host hears of it.
       const listChangedSince = (host: Hosts.Host, from: number) =>
@@ -380,7 +390,9 @@ describe("the scale test", { timeout: 300_000 }, () => {
         longestCallMs: Math.round(longest),
         slowestFailureMs: Math.round(Math.max(0, ...failed.map((e) => e.end - e.start))),
         refreshGrants: refreshes(authServer) - beforeRevoke,
-        callsAfter: afterRevoke.length + afterExpiry.length + duringOutage.length + afterOutage.length + spread.length
+        callsAfter: afterRevoke.length + afterExpiry.length + duringOutage.length + afterOutage.length + spread.length +
+          V1_HOSTS,
+        elicitationsRelayedOrNot: hosts.reduce((n, h) => n + h.stats.elicited, 0)
       })
     }).pipe(Effect.scoped, Effect.provide([NodeServices.layer, NodeHttpClient.layerUndici])))
 })

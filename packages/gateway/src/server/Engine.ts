@@ -66,8 +66,12 @@ export interface Engine {
   ) => Effect.Effect<never, Rpc.RpcError>
   /** A notification from a host. */
   readonly notification: (host: Host, method: string, params: unknown) => Effect.Effect<void>
-  /** A response from a host, to a request the gateway asked it. */
-  readonly response: (host: Host, id: string | number, outcome: { result: unknown } | { error: Rpc.RpcError }) => void
+  /** A response from a host, to a request the gateway asked it; `false` when no such request waits here. */
+  readonly response: (
+    host: Host,
+    id: string | number,
+    outcome: { result: unknown } | { error: Rpc.RpcError }
+  ) => boolean
   /** A 2025-era host that finished `initialize`: it hears list changes and log entries from now on. */
   readonly attach: (host: Host) => void
   /** A host that is gone: its subscriptions released, its calls and the requests asked of it ended. */
@@ -966,9 +970,7 @@ export const make: (
     request,
     listen,
     notification,
-    response: (host, id, outcome) => {
-      HostModule.answered(host, id, outcome)
-    },
+    response: (host, id, outcome) => HostModule.answered(host, id, outcome),
     attach: fanout.attach,
     detach,
     ready: () => manager.health().every((h) => h.state !== "starting"),

@@ -29,6 +29,7 @@ import * as Redacted from "effect/Redacted"
 import * as Result from "effect/Result"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import type { Relay } from "../internal/relay.ts"
 import type * as SessionSeal from "../SessionSeal.ts"
 import type { Engine } from "./Engine.ts"
 import { LEGACY_VERSIONS } from "./Engine.ts"
@@ -126,7 +127,11 @@ const errorResponse = (status: number, id: string | number | null, error: Rpc.Rp
  * The HTTP application of the gateway: the handler of every request. `scope` owns the fibers that serve requests
  * (they may outlive the HTTP exchange that started them: a 2025-era call whose client went away still finishes).
  */
-export const make = Effect.fnUntraced(function*(engine: Engine, seal?: SessionSeal.SessionSeal["Service"]) {
+export const make = Effect.fnUntraced(function*(
+  engine: Engine,
+  seal?: SessionSeal.SessionSeal["Service"],
+  relay?: Relay["Service"]
+) {
   const scope = yield* Scope.Scope
   const options = engine.options
   const sessions = new Map<string, Session>()
@@ -164,6 +169,8 @@ export const make = Effect.fnUntraced(function*(engine: Engine, seal?: SessionSe
   /** Registers a session of `host` under `id`. */
   const register = Effect.fnUntraced(function*(id: string, host: Host, opened: Session["opened"]) {
     const session: Session = { id, host, stream: undefined, lastUsed: yield* Clock.currentTimeMillis, opened }
+    // The requests asked of the host name this replica, so that an answer reaching another one is relayed here.
+    host.askPrefix = `fleet-${ids.replica}-`
     host.push = (message) => session.stream !== undefined && Queue.offerUnsafe(session.stream, message)
     sessions.set(id, session)
     return session
@@ -204,6 +211,39 @@ export const make = Effect.fnUntraced(function*(engine: Engine, seal?: SessionSe
       engine.attach(session.host)
       return session
     })
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Answers to requests asked of a host: settled here, or relayed to the replica that asked (its tag is in the id).
+
+  const ASKED_BY = /^fleet-([A-Za-z0-9_-]+)-\d+$/
+
+  const answered = (session: Session, id: string | number, outcome: { result: unknown } | { error: Rpc.RpcError }) =>
+    Effect.suspend(() => {
+      if (engine.response(session.host, id, outcome)) return Effect.void
+      const asker = typeof id === "string" ? ASKED_BY.exec(id)?.[1] : undefined
+      if (relay === undefined || session.opened === undefined || asker === undefined || asker === ids.replica) {
+        return Effect.void
+      }
+      return relay.publish({
+        to: asker,
+        sid: session.opened.opened.sid,
+        id,
+        outcome: "result" in outcome
+          ? { result: outcome.result }
+          : { error: { code: outcome.error.code, message: outcome.error.message, data: outcome.error.data } }
+      })
+    })
+
+  if (relay !== undefined) {
+    const next = yield* relay.subscribe.pipe(Scope.provide(scope))
+    yield* Effect.gen(function*() {
+      while (true) {
+        const answer = Sealed.relayedAnswer(yield* next, ids.replica)
+        const session = answer === undefined ? undefined : sessions.get(answer.sid)
+        if (answer !== undefined && session !== undefined) engine.response(session.host, answer.id, answer.outcome)
+      }
+    }).pipe(Effect.forkIn(scope))
+  }
 
   /** The answer for a request naming a session that `sessionFor` did not find. */
   const noSession = (found: "Unknown" | "Full", id: string | number | null) =>
@@ -543,11 +583,11 @@ export const make = Effect.fnUntraced(function*(engine: Engine, seal?: SessionSe
           }
           return HttpServerResponse.empty({ status: 202 })
         case "Result":
-          engine.response(host, message.id, { result: message.result })
+          yield* answered(session, message.id, { result: message.result })
           return HttpServerResponse.empty({ status: 202 })
         case "Error":
           if (message.id !== null) {
-            engine.response(host, message.id, {
+            yield* answered(session, message.id, {
               error: Rpc.error(message.code, message.message, message.hasData ? message.data : undefined)
             })
           }

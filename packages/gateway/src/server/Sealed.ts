@@ -146,3 +146,27 @@ export const resumedElsewhere = (
   if (named.replica === ids.replica && live.has(named.stream)) return undefined
   return lost(named)
 }
+
+/** A relayed answer meant for `replica`, decoded: the session, the request's id and the outcome; else `undefined`. */
+export const relayedAnswer = (
+  message: unknown,
+  replica: string
+):
+  | {
+    readonly sid: string
+    readonly id: string | number
+    readonly outcome: { readonly result: unknown } | { readonly error: Rpc.RpcError }
+  }
+  | undefined =>
+{
+  if (!Rpc.isRecord(message) || message["to"] !== replica || typeof message["sid"] !== "string") return undefined
+  const id = message["id"]
+  const outcome = message["outcome"]
+  if ((typeof id !== "string" && typeof id !== "number") || !Rpc.isRecord(outcome)) return undefined
+  if ("result" in outcome) return { sid: message["sid"], id, outcome: { result: outcome["result"] } }
+  const error = outcome["error"]
+  if (!Rpc.isRecord(error) || typeof error["code"] !== "number" || typeof error["message"] !== "string") {
+    return undefined
+  }
+  return { sid: message["sid"], id, outcome: { error: Rpc.error(error["code"], error["message"], error["data"]) } }
+}

@@ -117,7 +117,7 @@ export const serve = (
             }))
           )
         case "Result":
-          return Effect.sync(() => engine.response(host, message.id, { result: message.result }))
+          return Effect.sync(() => void engine.response(host, message.id, { result: message.result }))
         case "Error":
           return Effect.sync(() => {
             if (message.id !== null) {

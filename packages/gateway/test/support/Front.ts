@@ -140,12 +140,12 @@ export const post = (
   })
 
 /** `initialize` (2025-11-25); the session id it gave. */
-export const initialize = (url: string, name = "raw-host") =>
+export const initialize = (url: string, name = "raw-host", capabilities: Record<string, unknown> = {}) =>
   Effect.gen(function*() {
     const answer = yield* post(url, {
       id: 0,
       method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name, version: "1.0.0" } }
+      params: { protocolVersion: "2025-11-25", capabilities, clientInfo: { name, version: "1.0.0" } }
     })
     assert.strictEqual(answer.status, 200)
     const sessionId = answer.sessionId ?? assert.fail("no Mcp-Session-Id")

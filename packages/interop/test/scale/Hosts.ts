@@ -13,7 +13,7 @@ import { McpClient } from "@mcp-fleet/transport"
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
+import { ElicitRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import { Effect, Latch, Schedule, Stream } from "effect"
 import type { Scope } from "effect"
 import { FetchHttpClient } from "effect/http"
@@ -37,6 +37,8 @@ export interface Stats {
   initializes: number
   /** 404 answers to a request that carried a session id. */
   notFound: number
+  /** Elicitation requests the host answered. */
+  elicited: number
 }
 
 /** One host. */
@@ -55,7 +57,15 @@ export interface Host {
 /** The request deadline every host uses: a call that passes it is a failure of its own type, never a hang. */
 export const DEADLINE_MS = 20_000
 
-const newStats = (): Stats => ({ calls: 0, ok: 0, failures: new Map(), listChanged: [], initializes: 0, notFound: 0 })
+const newStats = (): Stats => ({
+  calls: 0,
+  ok: 0,
+  failures: new Map(),
+  listChanged: [],
+  initializes: 0,
+  notFound: 0,
+  elicited: 0
+})
 
 /** Records list changes as they arrive, and waits for them. */
 const listChanges = (stats: Stats) => {
@@ -215,8 +225,13 @@ export const v1 = (url: string, name: string): Effect.Effect<Host, never, Scope.
     const stats = newStats()
     const channel = Latch.makeUnsafe(false)
     const changes = listChanges(stats)
-    const client = new Client({ name, version: "1.32.2" })
+    // It answers elicitation (declining: the answer's way back is what is tested, not the form), and counts.
+    const client = new Client({ name, version: "1.32.2" }, { capabilities: { elicitation: {} } })
     client.setNotificationHandler(ToolListChangedNotificationSchema, changes.heard)
+    client.setRequestHandler(ElicitRequestSchema, async () => {
+      stats.elicited++
+      return { action: "decline" }
+    })
     const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: tracked(stats, channel) })
     yield* Effect.acquireRelease(
       Effect.promise(() => client.connect(transport)),
