@@ -138,8 +138,6 @@ export const make = Effect.fnUntraced(function*(
   engine.countSessions(() => sessions.size)
   let draining = false
   const ids = Sealed.eventIds(crypto.randomUUID().slice(0, 8))
-  /** The request streams open on this replica, by number. */
-  const liveStreams = new Set<number>()
 
   // ---------------------------------------------------------------------------------------------------------------
   // Sessions.
@@ -305,10 +303,8 @@ export const make = Effect.fnUntraced(function*(
         // ids name the request, so that another replica can answer it if this one dies (`Sealed`).
         const named = ids.stream({ id, method })
         const sse = numbered(named.prefix)
-        liveStreams.add(named.number)
         return HttpServerResponse.stream(
-          Stream.concat(Stream.succeed(sse.priming), untilFinal.pipe(Stream.map((item) => sse.event(item.message))))
-            .pipe(Stream.ensuring(Effect.sync(() => liveStreams.delete(named.number)))),
+          Stream.concat(Stream.succeed(sse.priming), untilFinal.pipe(Stream.map((item) => sse.event(item.message)))),
           { contentType: "text/event-stream", headers: { ...SSE_HEADERS, ...headers } }
         )
       }
@@ -606,8 +602,8 @@ export const make = Effect.fnUntraced(function*(
       }
       const session = yield* sessionFor(sessionId)
       if (typeof session === "string") return noSession(session, null)
-      // A request's stream resumed here, which does not hold it (the replica that did is gone): answered at once.
-      const resumed = Sealed.resumedElsewhere(ids, liveStreams, request.headers["last-event-id"])
+      // A request's stream of another replica resumed here (the replica that held it is gone): answered at once.
+      const resumed = Sealed.resumedElsewhere(ids, request.headers["last-event-id"])
       if (resumed !== undefined) {
         const sse = numbered(ids.stream(undefined).prefix)
         return HttpServerResponse.stream(Stream.make(sse.priming, sse.event(resumed)), {

@@ -131,19 +131,18 @@ export const lost = (named: Extract<Named, { readonly _tag: "Request" }>): Recor
 }
 
 /**
- * The answer to give on a `GET` whose `Last-Event-ID` names a request's stream this replica does not hold (another
- * replica's, or one of its own that has ended), or `undefined` when the header names no such stream (no header, a
- * `GET` stream's id, an id that is not ours, a live stream here).
+ * The answer to give on a `GET` whose `Last-Event-ID` names a request's stream of another replica (one that died, or
+ * this one before a restart: its tag is new at each start), or `undefined` when the header names no such stream (no
+ * header, a `GET` stream's id, an id that is not ours, one of this replica's own streams: resuming those is left to
+ * the stream's own replica).
  */
 export const resumedElsewhere = (
   ids: EventIds,
-  live: ReadonlySet<number>,
   lastEventId: string | undefined
 ): Record<string, unknown> | undefined => {
   if (lastEventId === undefined) return undefined
   const named = ids.parse(lastEventId)
-  if (named === undefined || named._tag !== "Request") return undefined
-  if (named.replica === ids.replica && live.has(named.stream)) return undefined
+  if (named === undefined || named._tag !== "Request" || named.replica === ids.replica) return undefined
   return lost(named)
 }
 
