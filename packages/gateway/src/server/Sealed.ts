@@ -8,9 +8,10 @@
  *   ({@link hostOf}), initialized (the id exists only once `initialize` was answered).
  * - **Event ids** ({@link EventIds}): `<replica>.<stream>.<kind>-<n>`, where `kind` is `g` for a session's `GET`
  *   stream and, for a request's stream, `c` (a `tools/call`) or `r` (any other request) followed by the request's
- *   JSON-RPC id (base64url of its JSON; left out past 256 characters). A host whose request stream was cut resumes
- *   it with `GET` + `Last-Event-ID`; when that reaches a replica that does not hold the stream (the one that did has
- *   died), {@link lost} is the answer: the request's id is in the event id, so the host gets an answer at once
+ *   JSON-RPC id (base64url of its JSON; left out past 256 characters). They are the ids of the session's `Replay`
+ *   streams: a host whose stream was cut resumes it with `GET` + `Last-Event-ID`, and the replica that holds it
+ *   replays it; when that reaches a replica that does not hold the stream (the one that did has died),
+ *   {@link resumedElsewhere} gives the answer: the request's id is in the event id, so the host gets an answer at once
  *   instead of waiting out its deadline.
  *
  * @internal
@@ -73,11 +74,18 @@ export type Named =
 
 const EVENT_ID = /^([A-Za-z0-9_-]{1,16})\.(\d{1,15})\.(g|[cr][A-Za-z0-9_-]*)-\d{1,15}$/
 
+/** The request a stream answers, as its event ids name it. */
+export interface Request {
+  readonly id: string | number
+  /** A `tools/call` (its loss is an `isError` result), or another request (a JSON-RPC error). */
+  readonly call: boolean
+}
+
 /** The event ids of one replica's streams. */
 export interface EventIds {
   readonly replica: string
-  /** A new stream's id prefix: a session's `GET` stream, or the stream of a request. */
-  readonly stream: (request: { readonly id: string | number; readonly method: string } | undefined) => {
+  /** A new stream's id prefix: a session's `GET` stream, or the stream of a request (`call`: a `tools/call`). */
+  readonly stream: (request: Request | undefined) => {
     readonly number: number
     readonly prefix: string
   }
@@ -94,7 +102,7 @@ export const eventIds = (replica: string): EventIds => {
       const number = ++streams
       if (request === undefined) return { number, prefix: `${replica}.${number}.g` }
       const encoded = Base64Url.encode(new TextEncoder().encode(JSON.stringify(request.id)))
-      const kind = request.method === "tools/call" ? "c" : "r"
+      const kind = request.call ? "c" : "r"
       return { number, prefix: `${replica}.${number}.${kind}${encoded.length > MAX_ID_CHARS ? "" : encoded}` }
     },
     parse: (eventId) => {
@@ -132,18 +140,21 @@ export const lost = (named: Extract<Named, { readonly _tag: "Request" }>): Recor
 
 /**
  * The answer to give on a `GET` whose `Last-Event-ID` names a request's stream of another replica (one that died, or
- * this one before a restart: its tag is new at each start), or `undefined` when the header names no such stream (no
- * header, a `GET` stream's id, an id that is not ours, one of this replica's own streams: resuming those is left to
- * the stream's own replica).
+ * this one before a restart: its tag is new at each start), with the request it answers (its stream is named for it
+ * again); or `undefined` when the header names no such stream (no header, a `GET` stream's id, an id that is not
+ * ours, one of this replica's own streams: resuming those is left to the stream's own replica, its `Replay`).
  */
 export const resumedElsewhere = (
   ids: EventIds,
   lastEventId: string | undefined
-): Record<string, unknown> | undefined => {
+): { readonly request: Request; readonly message: Record<string, unknown> } | undefined => {
   if (lastEventId === undefined) return undefined
   const named = ids.parse(lastEventId)
   if (named === undefined || named._tag !== "Request" || named.replica === ids.replica) return undefined
-  return lost(named)
+  const message = lost(named)
+  return message === undefined || named.id === undefined
+    ? undefined
+    : { request: { id: named.id, call: named.call }, message }
 }
 
 /** A relayed answer meant for `replica`, decoded: the session, the request's id and the outcome; else `undefined`. */
