@@ -4,9 +4,9 @@
  *
  * Over stdio (the default: `{"command": "mcp-fleet", "args": ["serve"]}` in a host's config) it serves the one
  * host on stdin and stdout and ends when stdin ends. Over HTTP it serves every host at `http://ADDR/mcp` (and
- * `/mcp/<profile>`, `/healthz`, `/readyz`) until Ctrl-C or SIGTERM, then stops taking calls, drains the ones in flight
- * and shuts the servers down; once listening it prints `{"url": …}` on stdout. The address is 127.0.0.1 unless one is
- * given. Either way the config file is followed: an edit is applied to the running fleet and hosts are told what
+ * `/mcp/<profile>`, `/healthz`, `/readyz`, and a read-only status page at `/`) until Ctrl-C or SIGTERM, then stops
+ * taking calls, drains the ones in flight and shuts the servers down; once listening it prints `{"url": …}` on stdout.
+ * The address is 127.0.0.1 unless one is given. Either way the config file is followed: an edit is applied to the running fleet and hosts are told what
  * changed. Logs and diagnostics go to stderr.
  *
  * @since 0.1.0
@@ -14,26 +14,32 @@
 import type { ConfigError, McpConfig } from "@mcp-fleet/config"
 import { McpGateway, Profiles } from "@mcp-fleet/gateway"
 import { McpManager } from "@mcp-fleet/manager"
+import { Telemetry } from "@mcp-fleet/transport"
 import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
 import * as Console from "effect/Console"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
+import { identity } from "effect/Function"
 import * as HttpServer from "effect/http/HttpServer"
 import * as Layer from "effect/Layer"
+import * as OtlpMetrics from "effect/observability/OtlpMetrics"
+import * as OtlpSerialization from "effect/observability/OtlpSerialization"
 import * as Option from "effect/Option"
 import type * as Path from "effect/Path"
 import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import type * as Stdio from "effect/Stdio"
+import * as Stream from "effect/Stream"
 import { CliEnvironment } from "../CliEnvironment.ts"
 import * as CliFlags from "../CliFlags.ts"
 import * as Diagnostics from "../Diagnostics.ts"
 import * as FleetConfig from "../FleetConfig.ts"
 import * as OneShot from "../OneShot.ts"
 import * as RemoteHttp from "../RemoteHttp.ts"
+import * as ServeShared from "../ServeShared.ts"
 
 /**
  * The parsed flags of `serve`.
@@ -49,6 +55,11 @@ export interface Input {
   readonly tokenEnv: Option.Option<string>
   readonly prefix: "always" | "conditional" | "never"
   readonly profiles: Option.Option<string>
+  readonly redis: Option.Option<Redacted.Redacted<string>>
+  readonly sessionKeyFile: Option.Option<string>
+  readonly maxSessions: Option.Option<number>
+  readonly metrics: boolean
+  readonly otlp: Option.Option<string>
   readonly verbose: boolean
 }
 
@@ -87,21 +98,33 @@ const parseAddress = (text: string): { readonly host: string; readonly port: num
 }
 
 /** Serves over HTTP until interrupted; prints the URL once listening. */
-const serveHttp = (address: { readonly host: string; readonly port: number }) =>
+const serveHttp = (address: { readonly host: string; readonly port: number }, shared: string | undefined) =>
   Effect.gen(function*() {
     // `node:http` is imported by `serve --http` only, not with the CLI (its facade loads undici: see LoopbackPrompt).
     const [NodeHttpServer, { createServer }] = yield* Effect.promise(() =>
       Promise.all([import("@effect/platform-node/NodeHttpServer"), import("node:http")])
     )
-    // Slow clients are cut off: headers within 15 s, a whole request body within 60 s (Node's timers).
+    // Slow clients are cut off: headers within 15 s, a whole request body within 60 s (Node's timers). An idle
+    // keep-alive connection is kept 65 s (Node's default is 5 s): longer than a balancer keeps its idle connections
+    // to a replica (HAProxy purges them within seconds, cloud balancers after 60 s), so that the balancer never sends
+    // a request on a connection the replica is closing at that moment (the host would get a connection error for a
+    // call no replica saw fail: the scale test met it after Redis' outage).
     const server = yield* Layer.build(
       NodeHttpServer.layer(
-        () => createServer({ headersTimeout: 15_000, requestTimeout: 60_000, connectionsCheckingInterval: 5_000 }),
+        () =>
+          createServer({
+            headersTimeout: 15_000,
+            requestTimeout: 60_000,
+            keepAliveTimeout: 65_000,
+            connectionsCheckingInterval: 5_000
+          }),
         address
       )
-    ).pipe(Effect.mapError((error) =>
-      new ServeFailed({ reason: `cannot listen on ${address.host}:${address.port}: ${error.message}` })
-    ))
+    ).pipe(
+      Effect.mapError((error) =>
+        new ServeFailed({ reason: `cannot listen on ${address.host}:${address.port}: ${error.message}` })
+      )
+    )
     yield* Layer.build(McpGateway.layerHttp()).pipe(Effect.provide(server))
     const bound = Context.get(server, HttpServer.HttpServer).address
     const port = "port" in bound ? bound.port : address.port
@@ -109,8 +132,33 @@ const serveHttp = (address: { readonly host: string; readonly port: number }) =>
     const url = `http://${host}:${port}/mcp`
     yield* Console.log(JSON.stringify({ url }))
     yield* Console.error(`mcp-fleet serve: listening on ${url} (Ctrl-C to stop)`)
+    yield* Console.error(`mcp-fleet serve: status page at http://${host}:${port}/ (read-only; same token as /mcp)`)
+    if (shared !== undefined) yield* Console.error(`mcp-fleet serve: ${shared}`)
+    // Once every server has settled (what /readyz waits for), one line says so: the moment a balancer may send hosts.
+    const manager = yield* McpManager.McpManager
+    yield* manager.snapshots.pipe(
+      Stream.filter((healths) => healths.every((h) => h.state !== "starting")),
+      Stream.runHead,
+      Effect.andThen(Console.error(`mcp-fleet serve: ready (every server has settled)`)),
+      Effect.forkScoped
+    )
     return yield* Effect.never
   })
+
+/**
+ * Pushes the metric registry to an OpenTelemetry collector (Effect's own OTLP exporter, JSON over HTTP; undici is
+ * loaded only when `--otlp` is given). The last export is flushed at shutdown.
+ */
+const otlpMetrics = (url: string) =>
+  Layer.unwrap(
+    Effect.promise(() => import("@effect/platform-node/NodeHttpClient")).pipe(
+      Effect.map((NodeHttpClient) =>
+        OtlpMetrics.layer({ url, resource: { serviceName: "mcp-fleet" }, exportInterval: "10 seconds" }).pipe(
+          Layer.provide([NodeHttpClient.layerUndici, OtlpSerialization.layerJson])
+        )
+      )
+    )
+  )
 
 /** The `--profiles` file, decoded (every problem with its path). */
 const readProfiles = (path: string) =>
@@ -180,6 +228,40 @@ export const command: Command.Command<
       ),
       Flag.optional
     ),
+    redis: Flag.Redacted("redis").pipe(
+      Flag.withMetavar("URL"),
+      Flag.withDescription(
+        "Share state with the other replicas of this gateway in Redis (redis://HOST:PORT, rediss://…): upstream OAuth tokens (one refresh per expiry in all), list changes, large results. Redis may be down: the replica serves what needs no shared state and reconnects."
+      ),
+      Flag.optional
+    ),
+    sessionKeyFile: Flag.String("session-key-file").pipe(
+      Flag.withMetavar("FILE"),
+      Flag.withDescription(
+        "Over HTTP, seal 2025-11-25 sessions into their Mcp-Session-Id with the keys of FILE (one key a line, 32 random bytes in base64: openssl rand -base64 32; the first seals, all open), so that any replica with the same file serves them."
+      ),
+      Flag.optional
+    ),
+    maxSessions: Flag.Int("max-sessions").pipe(
+      Flag.withMetavar("N"),
+      Flag.withDescription(
+        "Over HTTP, how many 2025-era host sessions may be open at once (default 256; past it the least recently used idle one is closed, else 503)."
+      ),
+      Flag.optional
+    ),
+    metrics: Flag.Boolean("metrics").pipe(
+      Flag.withDescription(
+        "Record metrics (the fleet's, the gateway's, each upstream request's) and, over HTTP, serve them as Prometheus text at /metrics."
+      ),
+      Flag.withDefault(false)
+    ),
+    otlp: Flag.String("otlp").pipe(
+      Flag.withMetavar("URL"),
+      Flag.withDescription(
+        "Record metrics and push them to this OpenTelemetry collector (OTLP/HTTP JSON, e.g. http://127.0.0.1:4318/v1/metrics) every 10 s."
+      ),
+      Flag.optional
+    ),
     verbose: CliFlags.verbose
   },
   Effect.fn("mcp-fleet serve")(function*(input) {
@@ -188,6 +270,9 @@ export const command: Command.Command<
     }
     const address = Option.isSome(input.http) ? parseAddress(input.http.value) : undefined
     if (typeof address === "string") return yield* new ServeFailed({ reason: address })
+    if (address === undefined && Option.isSome(input.sessionKeyFile)) {
+      return yield* new ServeFailed({ reason: "--session-key-file seals HTTP sessions: it needs --http" })
+    }
     const { env } = yield* CliEnvironment
     const tokens: Array<Redacted.Redacted<string>> = []
     if (Option.isSome(input.tokenEnv)) {
@@ -197,30 +282,62 @@ export const command: Command.Command<
       }
       tokens.push(Redacted.make(value.trim()))
     }
+    if (Option.isSome(input.maxSessions) && input.maxSessions.value < 1) {
+      return yield* new ServeFailed({
+        reason: `--max-sessions needs a positive number (got ${input.maxSessions.value})`
+      })
+    }
     const profiles = Option.isNone(input.profiles) ? {} : yield* readProfiles(input.profiles.value)
     const profile = Option.getOrUndefined(input.profile)
     if (profile !== undefined && profiles.profiles?.[profile] === undefined) {
       return yield* new ServeFailed({ reason: `--profile ${profile}: no such profile in the --profiles file` })
     }
+    if (Option.isSome(input.otlp) && !URL.canParse(input.otlp.value)) {
+      return yield* new ServeFailed({ reason: `--otlp needs a URL (got ${JSON.stringify(input.otlp.value)})` })
+    }
+    const metrics = input.metrics || Option.isSome(input.otlp)
     const file = yield* FleetConfig.load(input.config)
     const diagnostics = Diagnostics.make({ verbose: input.verbose })
     // Long-running: the manager's own reconnection policy, as `status --watch` uses.
     const options = { ...OneShot.managerOptions(file, diagnostics), reconnect: undefined }
     const servers = (edited: McpConfig.McpConfig) => OneShot.managerOptions(edited, diagnostics).servers
-    const program = Effect.gen(function*() {
-      const manager = yield* McpManager.McpManager
-      yield* Effect.forkScoped(FleetConfig.follow(input.config, manager, { servers }))
-      if (address === undefined) {
-        yield* McpGateway.serveStdio({ profile })
-        return
-      }
-      yield* serveHttp(address)
-    })
-    yield* program.pipe(
-      Effect.scoped,
-      Effect.provide(McpGateway.layerFleet(options, { tokens, prefix: input.prefix, profiles })),
-      RemoteHttp.whenRemote(options)
-    )
+    // What replicas share (`--redis`, `--session-key-file`): nothing is built, and no Redis code loads, without them.
+    const shared = Option.isNone(input.redis) && Option.isNone(input.sessionKeyFile)
+      ? Effect.succeed(undefined)
+      : ServeShared.make({
+        redis: Option.getOrUndefined(input.redis),
+        sessionKeyFile: Option.getOrUndefined(input.sessionKeyFile)
+      }).pipe(Effect.mapError((reason) => new ServeFailed({ reason })))
+    const program = (shared: ServeShared.Shared | undefined) =>
+      Effect.gen(function*() {
+        const manager = yield* McpManager.McpManager
+        yield* Effect.forkScoped(FleetConfig.follow(input.config, manager, { servers }))
+        if (shared !== undefined) yield* Effect.forkScoped(ServeShared.announce(shared))
+        if (address === undefined) {
+          yield* McpGateway.serveStdio({ profile })
+          return
+        }
+        yield* serveHttp(address, shared?.describe)
+      })
+    yield* Effect.scoped(Effect.flatMap(shared, (shared) =>
+      program(shared).pipe(
+        Effect.scoped,
+        Effect.provide(
+          McpGateway.layerFleet(options, {
+            tokens,
+            prefix: input.prefix,
+            profiles,
+            metrics,
+            ...(Option.isSome(input.maxSessions) ? { maxSessions: input.maxSessions.value } : {})
+          }).pipe(
+            // The manager records FleetMetrics, and the transport its request metrics, only with telemetry on.
+            metrics ? Layer.provide(Telemetry.layer()) : identity
+          )
+        ),
+        Option.isSome(input.otlp) ? Effect.provide(otlpMetrics(input.otlp.value)) : identity,
+        RemoteHttp.whenRemote(options, file.remote, shared?.tokens),
+        Effect.provideContext(shared?.gateway ?? Context.empty())
+      )))
   })
 ).pipe(
   Command.withDescription(
