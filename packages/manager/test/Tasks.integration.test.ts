@@ -27,16 +27,21 @@ const failureOf = <A, E>(exit: Exit.Exit<A, E>): E => {
   return found.value
 }
 
-/** A call of `job` whose first task status completes `first` with the task's id. */
+/** A call of `job` whose first task status completes `first` with the task's id; every status goes to `seen`. */
 const callJob = (
   manager: McpManager.McpManager["Service"],
   server: string,
   first: Deferred.Deferred<string>,
-  options: Features.ToolCallOptions = {}
+  options: Features.ToolCallOptions = {},
+  seen: Array<Tasks.TaskStatus> = []
 ) =>
   manager.call(server, "job", {}, {
     ...options,
-    onTaskStatus: (task: Tasks.Task) => Effect.asVoid(Deferred.succeed(first, task.taskId))
+    onTaskStatus: (task: Tasks.Task) =>
+      Effect.suspend(() => {
+        seen.push(task.status)
+        return Effect.asVoid(Deferred.succeed(first, task.taskId))
+      })
   })
 
 describe("a task when its stdio server restarts or exits", () => {
@@ -72,6 +77,7 @@ describe("a task when its stdio server restarts or exits", () => {
       assert.strictEqual(error._tag, "TaskLost")
       assert.include(error.message, "exited with code 1")
       assert.strictEqual(yield* Clock.currentTimeMillis, 0)
+      assert.strictEqual((yield* manager.serverHealth("lab")).state, "offline")
     }).pipe(Effect.scoped))
 })
 
@@ -198,18 +204,19 @@ const waitingCall = (options: Features.ToolCallOptions = {}) =>
     const manager = yield* buildRemote(peer.url, sleeps)
     yield* Sleeps.awaitEvent(manager.waitForReady("lab"))
     const first = yield* Deferred.make<string>()
+    const seen: Array<Tasks.TaskStatus> = []
     const call = yield* Effect.forkChild(
-      callJob(manager, "lab", first, options).pipe(Effect.provideService(Clock.Clock, sleeps.clock))
+      callJob(manager, "lab", first, options, seen).pipe(Effect.provideService(Clock.Clock, sleeps.clock))
     )
     const taskId = yield* Sleeps.awaitEvent(Deferred.await(first))
     yield* Sleeps.awaitEvent(sleeps.next(POLL_MS))
-    return { server, peer, sleeps, manager, call, taskId }
+    return { server, peer, sleeps, manager, call, taskId, seen }
   })
 
 describe("a task when its remote server's client reconnects", { timeout: 30_000 }, () => {
   it.effect("the call follows the same task on the new client (a new session) to its result", () =>
     Effect.gen(function*() {
-      const { call, manager, peer, server, sleeps, taskId } = yield* waitingCall()
+      const { call, manager, peer, seen, server, sleeps, taskId } = yield* waitingCall()
       yield* manager.restart("lab")
       // The new client asked for the task on its own session and now waits for its next poll.
       yield* Sleeps.awaitEvent(sleeps.next(POLL_MS))
@@ -224,6 +231,8 @@ describe("a task when its remote server's client reconnects", { timeout: 30_000 
       assert.deepStrictEqual(result.content, [{ type: "text", text: `done ${taskId}` }])
       assert.deepStrictEqual(sessionsAsking(peer, "tasks/result", taskId), [asked[0]], "the result, on the new session")
       assert.lengthOf(peer.calls("tools/call"), 1, "the task was not started again")
+      // onTaskStatus: the first client's status, the new client's first one, then the end.
+      assert.deepStrictEqual(seen, ["working", "working", "completed"])
     }).pipe(Effect.scoped))
 
   it.effect("a server that no longer knows the task (it restarted): the call ends with TaskLost", () =>
