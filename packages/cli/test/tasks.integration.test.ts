@@ -6,7 +6,7 @@
  */
 import { execFile } from "node:child_process"
 import { describe, expect, it } from "vitest"
-import { BIN, fakeServer, run, writeConfig } from "./CliProcess.ts"
+import { BIN, fakeServer, referenceServer, run, writeConfig } from "./CliProcess.ts"
 import { REMOTE_TASK, remotePeer } from "./remotePeer.ts"
 
 /** Runs the binary under `script`, so that its stdout and stderr are a terminal; resolves with what it drew. */
@@ -18,6 +18,21 @@ const onTerminal = (args: ReadonlyArray<string>): Promise<string> =>
   })
 
 describe("mcp-fleet and tasks", () => {
+  it.concurrent("call on server-everything's task tool: its stages on stderr, its report on stdout", async (ctx) => {
+    const config = await writeConfig(ctx, {
+      everything: { command: process.execPath, args: [referenceServer("everything")] }
+    })
+    const args = ["call", "everything", "simulate-research-query", "--args", "{\"topic\":\"tides\"}"]
+    const result = await run(ctx, [...args, "--config", config])
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain("# Research Report: tides")
+    const lines = result.stderr.trimEnd().split("\n").filter((l) => l.includes(" task "))
+    expect(lines[0]).toMatch(/^mcp-fleet: everything__simulate-research-query task \S+ working/)
+    expect(lines.at(-1)).toMatch(/^mcp-fleet: everything__simulate-research-query task \S+ completed/)
+    expect(new Set(lines.map((l) => l.split(" ")[3])).size, "one task").toBe(1)
+    expect(lines.length, "a line per stage").toBeGreaterThan(2)
+  })
+
   it.concurrent("call on a pipe: one stderr line per task status, then the result on stdout", async (ctx) => {
     const config = await writeConfig(ctx, { lab: fakeServer({ modes: ["tasks"] }) })
     const args = ["call", "lab", "research", "--args", "{\"topic\":\"tides\",\"steps\":2,\"interval\":50}"]

@@ -11,13 +11,26 @@
  * - the handle form: `startTool`, `cancel`, `listTasks`, `getTask`;
  * - the caller's interruption cancels the task on the server (seen by a `tasks/result` waiting on it: it ends).
  *
+ * And through `McpManager`:
+ *
+ * - over stdio: `call` runs it as a task (each stage a status through `onTaskStatus`, the report as the result); a
+ *   `restart` while the call waits ends it at once with `TaskLost` (`remote: false`): the task lived in the process;
+ * - over Streamable HTTP (one server process, 127.0.0.1): a `restart` of the server's client while the call waits
+ *   ends the old session, and the call asks the new client for the same task (`TaskResume`). server-everything keeps
+ *   its tasks in the official SDK's `InMemoryTaskStore`, which binds a task to the session that created it (another
+ *   session's `tasks/get` is "Task not found"): the call ends with `TaskLost` (`remote: false`) after that one
+ *   `tasks/get`, never a hang and never a second `tools/call`. (A server that binds tasks to the authorization
+ *   context instead lets the call follow it to its result: `packages/manager/test/Tasks.integration.test.ts`.)
+ *
  * Every wait is on an event (a status the client saw, a call's end); real time passes only as the server works.
  */
 import { NodeHttpClient, NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
+import { McpManager } from "@mcp-fleet/manager"
+import type { ManagerOptions } from "@mcp-fleet/manager"
 import { McpClient, Tool } from "@mcp-fleet/transport"
 import type { Elicitation, Tasks } from "@mcp-fleet/transport"
-import { Cause, Deferred, Effect, Exit, Fiber, Layer, Option } from "effect"
+import { Cause, Context, Deferred, Effect, Exit, Fiber, Layer, Option } from "effect"
 import type { Scope } from "effect"
 import type { HttpClient } from "effect/http"
 import type { ChildProcessSpawner } from "effect/process"
@@ -151,3 +164,70 @@ const suite = (wire: string, connect: Connect) =>
 
 suite("stdio", overStdio)
 suite("Streamable HTTP", overHttp)
+
+const managerOf = (servers: ManagerOptions.ManagerOptions["servers"]) =>
+  Effect.map(
+    Layer.build(
+      McpManager.layer({ servers }).pipe(Layer.provide([NodeServices.layer, NodeHttpClient.layerUndici]))
+    ),
+    (context) => Context.get(context, McpManager.McpManager)
+  )
+
+/** A call of the research tool whose statuses go to `seen`; `first` completes with its task's id. */
+const research = (manager: McpManager.McpManager["Service"], topic: string) =>
+  Effect.gen(function*() {
+    const seen: Array<Tasks.Task> = []
+    const first = yield* Deferred.make<string>()
+    const call = yield* Effect.forkChild(manager.call("everything", TOOL, { topic }, {
+      onTaskStatus: (task) =>
+        Effect.suspend(() => {
+          seen.push(task)
+          return Effect.asVoid(Deferred.succeed(first, task.taskId))
+        })
+    }))
+    return { call, seen, taskId: yield* Deferred.await(first) }
+  })
+
+describe("server-everything's task tool through the manager", { timeout: 60_000 }, () => {
+  it.live("stdio: call runs it as a task to its report; a restart mid-task is TaskLost at once", () =>
+    Effect.gen(function*() {
+      const manager = yield* managerOf({ everything: ReferenceServers.command("everything", "") })
+      yield* manager.waitForReady("everything")
+      const done = yield* research(manager, "tides")
+      const result = yield* Fiber.join(done.call)
+      assert.include(textOf(result), "# Research Report: tides")
+      assert.strictEqual(done.seen.at(-1)?.status, "completed")
+      assert.strictEqual(new Set(done.seen.map((t) => t.taskId)).size, 1, "one task")
+
+      const cut = yield* research(manager, "storms")
+      yield* manager.restart("everything")
+      const error = failureOf(yield* Fiber.await(cut.call))
+      assert.strictEqual(error._tag, "TaskLost")
+      if (error._tag !== "TaskLost") return
+      assert.strictEqual(error.taskId, cut.taskId)
+      assert.isFalse(error.remote)
+      assert.notInclude(cut.seen.map((t) => t.status), "completed")
+      const restarted = yield* manager.client("everything")
+      assert.isUndefined(restarted.stats().requests["tasks/get"], "nothing resumed on the new process")
+    }).pipe(Effect.scoped, Effect.provide(layer)))
+
+  it.live("Streamable HTTP: a restart mid-task; the new session does not know the task (SDK task store): TaskLost", () =>
+    Effect.gen(function*() {
+      const peer = yield* HttpPeers.start("everything-streamable")
+      const manager = yield* managerOf({ everything: { url: peer.url, transport: "http" } })
+      yield* manager.waitForReady("everything")
+      const before = yield* manager.client("everything")
+      const cut = yield* research(manager, "currents")
+      yield* manager.restart("everything")
+      const error = failureOf(yield* Fiber.await(cut.call))
+      const after = yield* manager.client("everything")
+      assert.notStrictEqual(after, before, "a new client")
+      assert.strictEqual(error._tag, "TaskLost")
+      if (error._tag !== "TaskLost") return
+      assert.strictEqual(error.taskId, cut.taskId)
+      assert.isFalse(error.remote)
+      assert.include(error.message, "Task not found")
+      assert.strictEqual(after.stats().requests["tasks/get"], 1, "the new client asked for the task once")
+      assert.isUndefined(after.stats().requests["tools/call"], "the task was not started again")
+    }).pipe(Effect.scoped, Effect.provide(layer)))
+})
