@@ -22,6 +22,7 @@ import { millis } from "../internal/Durations.ts"
 import { schemaDetail } from "../internal/SchemaDetail.ts"
 import * as Sampling from "../Sampling.ts"
 import * as ElicitationForm from "./ElicitationForm.ts"
+import * as SamplingCheck from "./SamplingCheck.ts"
 
 export type { Failure }
 
@@ -142,13 +143,34 @@ export const make = (handlers: ClientHandlers, server: string) => {
     if (Exit.isFailure(params)) {
       return fail("invalid", INVALID_PARAMS, `sampling/createMessage params: ${schemaDetail(params.cause)}`)
     }
-    return guard("sampling", service.timeout, service.createMessage({ server, params: params.value })).pipe(
+    const broken = SamplingCheck.request(params.value, service.tools === true)
+    if (broken !== undefined) return fail("invalid", INVALID_PARAMS, broken)
+    const include = params.value.includeContext
+    const provider = service.context
+    // `includeContext` (see Sampling): without a provider nothing is attached, and the handler can tell.
+    const context: Effect.Effect<string | undefined, unknown> =
+      provider === undefined || include === undefined || include === "none"
+        ? Effect.succeed(undefined)
+        : provider({ server, include })
+    const answer = Effect.flatMap(
+      context,
+      (context) =>
+        service.createMessage({ server, params: params.value, ...(context === undefined ? {} : { context }) })
+    )
+    return guard("sampling", service.timeout, answer).pipe(
       Effect.flatMap((result) => {
         const decoded = decodeResult(result)
-        return Exit.isSuccess(decoded)
+        if (Exit.isFailure(decoded)) {
+          return Effect.logWarning(`the client's sampling answer is not a message: ${schemaDetail(decoded.cause)}`)
+            .pipe(
+              Effect.andThen(fail("failed", INTERNAL_ERROR, "The client's sampling handler answered no message."))
+            )
+        }
+        const wrong = SamplingCheck.answer(params.value, decoded.value)
+        return wrong === undefined
           ? Effect.succeed(decoded.value)
-          : Effect.logWarning(`the client's sampling answer is not a message: ${schemaDetail(decoded.cause)}`).pipe(
-            Effect.andThen(fail("failed", INTERNAL_ERROR, "The client's sampling handler answered no message."))
+          : Effect.logWarning(`the client's sampling answer breaks a rule of sampling with tools: ${wrong}`).pipe(
+            Effect.andThen(fail("failed", INTERNAL_ERROR, "The client's sampling handler answered an invalid message."))
           )
       })
     )
