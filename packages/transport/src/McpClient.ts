@@ -30,7 +30,6 @@ import * as Layer from "effect/Layer"
 import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import type * as Scope from "effect/Scope"
 import * as ClientHandlers from "./ClientHandlers.ts"
-import { HttpStatusError } from "./HttpError.ts"
 import type { InvalidUrl } from "./HttpError.ts"
 import * as Redactor from "./internal/Redactor.ts"
 import * as Options from "./McpClientOptions.ts"
@@ -39,7 +38,6 @@ import type { SpawnError } from "./McpError.ts"
 import * as Open from "./session/Open.ts"
 import type * as Readiness_ from "./session/Readiness.ts"
 import type * as Session from "./session/Session.ts"
-import type * as LegacySseModule from "./wire/LegacySse.ts"
 import * as Stdio from "./wire/Stdio.ts"
 
 /**
@@ -143,79 +141,23 @@ export const http: (
 ) => Effect.Effect<McpClient, InvalidUrl, Scope.Scope | HttpClient.HttpClient> = Effect.fnUntraced(
   function*(options: RemoteOptions) {
     const opts = yield* Options.resolveRemote(options)
-    const { endpoint: url, headers, maxMessageBytes, mode, requestTimeoutMs, server } = opts
     // The HTTP wires (and `effect/http`, SSE parsing, `@mcp-fleet/auth` behind them) load on the first remote
     // session, not at import: a stdio-only program never loads them.
-    const [LegacySse, StreamableHttp, AutoDetect, Auth] = yield* Effect.promise(() =>
-      Promise.all([
-        import("./wire/LegacySse.ts"),
-        import("./wire/StreamableHttp.ts"),
-        import("./wire/AutoDetect.ts"),
-        import("@mcp-fleet/auth/McpAuth")
-      ])
+    const [Remote, Auth] = yield* Effect.promise(() =>
+      Promise.all([import("./wire/Remote.ts"), import("@mcp-fleet/auth/McpAuth")])
     )
     // The OAuth tokens sent to this server are secrets too: a server may echo one in an error.
     const auth = yield* Effect.serviceOption(Auth.McpAuth)
     const sent = auth._tag === "Some" ? auth.value.sent : undefined
-    const moreSecrets = sent === undefined ? undefined : () => sent(url.href)
-    const legacy = (
-      receiver: Parameters<typeof LegacySseModule.make>[1],
-      refused?: HttpStatusError,
-      withinMs?: number
-    ) =>
-      LegacySse.make({
-        server,
-        url,
-        headers,
-        maxMessageBytes,
-        // The endpoint's bound expires before the first request's own deadline, so a server that never names its
-        // endpoint is reported as that (ConnectionFailed), not as a RequestTimeout of whichever request happened to
-        // be queued. Opened at once (transport: "sse"), both bounds are the request timeout: a millisecond apart
-        // (two equal timers raced under load). Opened by auto-detection, initialize has already spent the time of
-        // its refused POST: the bound is what is left of its deadline, less a margin.
-        connectTimeoutMs: endpointWaitMillis(requestTimeoutMs, withinMs),
-        notifyTimeoutMs: requestTimeoutMs,
-        // Auto-detection: a failed fallback reports the modern refusal first, then why the fallback failed.
-        connectFailure: refused === undefined ? undefined : (method, error) =>
-          new HttpStatusError({
-            server,
-            method,
-            status: refused.status,
-            ...(refused.wwwAuthenticate !== undefined ? { wwwAuthenticate: refused.wwwAuthenticate } : {}),
-            ...(refused.retryAfter !== undefined ? { retryAfter: refused.retryAfter } : {}),
-            detail: `${refused.detail}; the legacy HTTP+SSE fallback failed too: ${error.message}`
-          })
-      }, receiver)
+    const url = opts.endpoint.href
+    const moreSecrets = sent === undefined ? undefined : () => sent(url)
     return yield* Open.open({ ...opts, moreSecrets, handlers: yield* ClientHandlers.fromContext(options.handlers) }, {
       prepare: Effect.void,
-      open: (receiver) => {
-        if (mode === "sse") return legacy(receiver)
-        const http = {
-          server,
-          url,
-          headers,
-          maxMessageBytes,
-          notifyTimeoutMs: requestTimeoutMs,
-          closeTimeoutMs: opts.closeTimeoutMs,
-          maxResumeAttempts: 5
-        }
-        return mode === "http" ? StreamableHttp.make(http, receiver) : AutoDetect.make({ http, legacy }, receiver)
-      },
+      open: (receiver) => Remote.make({ ...opts, url: opts.endpoint }, receiver),
       members: () => ({})
     })
   }
 )
-
-/**
- * How long the legacy transport waits for its `endpoint` event: the request timeout less a millisecond, or, when
- * auto-detection opens it, what is left of initialize's deadline (`withinMs`) less a tenth of it (at most 100 ms), so
- * that the endpoint's bound always expires first.
- */
-const endpointWaitMillis = (requestTimeoutMs: number, withinMs: number | undefined): number => {
-  const own = requestTimeoutMs > 1 ? requestTimeoutMs - 1 : requestTimeoutMs
-  if (withinMs === undefined || withinMs === Infinity) return own
-  return Math.max(0, Math.min(own, withinMs - Math.min(100, Math.max(1, withinMs / 10))))
-}
 
 /**
  * Starts a client of one MCP server, local or remote: `{ command, … }` spawns it over stdio (needs
