@@ -82,10 +82,18 @@ export interface UrlRequest {
   readonly message: string
   readonly elicitationId: string
   readonly url: string
+  /**
+   * Completes when the server sends `notifications/elicitation/complete` for `elicitationId` (servers MAY send it
+   * once the out-of-band interaction is done); never, if it does not. A handler that wants the server's word before
+   * it answers waits on it, beside its own way for the user to say they are done (the spec asks for one: the
+   * notification may never come). The client always sets it.
+   */
+  readonly completion?: Effect.Effect<void> | undefined
 }
 
 /**
- * The user's answer. `accept` carries the form's content (URL mode: none, it means "I opened it").
+ * The user's answer. `accept` carries the form's content (URL mode: none; it means the user consented and opened the
+ * URL, and for a URL a `-32042` error required, that the request may be sent again).
  *
  * @since 0.2.0
  * @category models

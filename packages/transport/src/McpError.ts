@@ -141,6 +141,75 @@ const withoutOwnCode = (code: number, text: string): string => {
 }
 
 /**
+ * One URL-mode elicitation a server requires before a request can proceed (`-32042`'s `data.elicitations`).
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export const RequiredElicitation = Schema.Struct({
+  mode: Schema.Literal("url"),
+  elicitationId: Schema.String,
+  url: Schema.String,
+  message: Schema.String
+})
+
+/**
+ * @since 0.5.0
+ * @category schemas
+ */
+export type RequiredElicitation = typeof RequiredElicitation.Type
+
+/**
+ * Why a request that needed URL elicitations (`-32042`) failed: the client has no URL-mode handler (`unhandled`),
+ * the user declined or cancelled one, the handler failed or timed out, or the server asked again after the client had
+ * completed them and retried once (`repeated`).
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export type UrlElicitationOutcome = "unhandled" | "declined" | "cancelled" | "failed" | "repeated"
+
+const OUTCOMES: Readonly<Record<UrlElicitationOutcome, string>> = {
+  unhandled: "this client has no URL-mode elicitation handler",
+  declined: "the user declined",
+  cancelled: "the user cancelled",
+  failed: "the elicitation handler failed or did not answer in time",
+  repeated: "the server asked again after they were completed and the request retried once"
+}
+
+const hostOf = (url: string): string => URL.canParse(url) ? new URL(url).host : url
+
+/**
+ * The server answered `-32042` (URL elicitation required, 2025-11-25): the request can proceed only once the user has
+ * completed `elicitations` (each a URL to open, out of band). With a URL-mode elicitation handler the client hands
+ * each one to it and, once all are accepted, retries the request once; this error says why that did not happen or
+ * did not help (`outcome`).
+ *
+ * Its kind is the caller's, not `NeedsUser`: a URL elicitation concerns this one request (a third party's
+ * authorization, a payment), not the client's access to the server, which stays usable for every other call.
+ *
+ * @since 0.5.0
+ * @category errors
+ */
+export class UrlElicitationRequired extends Schema.TaggedError<UrlElicitationRequired>()("UrlElicitationRequired", {
+  server: Schema.String,
+  method: Schema.String,
+  elicitations: Schema.Array(RequiredElicitation),
+  outcome: Schema.Literals(["unhandled", "declined", "cancelled", "failed", "repeated"])
+}) {
+  /** The caller's: this request waits on the user's out-of-band action; the server itself is usable. */
+  get kind(): ErrorKind.CallerFault {
+    return ErrorKind.callerFault
+  }
+  override get message(): string {
+    const hosts = [...new Set(this.elicitations.map((e) => hostOf(e.url)))].join(", ")
+    return `MCP server "${this.server}" needs the user to complete ${this.elicitations.length} URL elicitation(s) (${
+      oneLine(hosts)
+    }) before ${this.method} can proceed: ${OUTCOMES[this.outcome]}.`
+  }
+}
+
+/**
  * The server broke the protocol: a result of the wrong shape, a response with both `result` and `error`. `message`
  * carries `detail` on one line, cut after 500 characters.
  *
@@ -343,6 +412,7 @@ export type RequestError =
   | ConnectionError
   | RequestTimeout
   | RemoteError
+  | UrlElicitationRequired
   | ProtocolError
   | MessageTooLarge
   | TooManyInFlight

@@ -18,7 +18,13 @@ import { DEFAULT_REQUEST_TIMEOUT_MS, millis } from "../internal/Durations.ts"
 import * as ListCache from "../internal/ListCache.ts"
 import { schemaDetail } from "../internal/SchemaDetail.ts"
 import { ErrIndexBuilding, NotReady, ProtocolError, RequestTimeout } from "../McpError.ts"
-import type { CallToolError, InitializeError, ListToolsError, RequestError } from "../McpError.ts"
+import type {
+  CallToolError,
+  InitializeError,
+  ListToolsError,
+  RequestError,
+  UrlElicitationRequired
+} from "../McpError.ts"
 import type { CallToolResult, ServerSession } from "../Protocol.ts"
 import type { FeatureOptions } from "./Context.ts"
 import type * as Era from "./Era.ts"
@@ -42,6 +48,11 @@ export interface Context {
   /** The tools list kept for its `ttlMs` (2026-07-28), read and filled at `now`. */
   readonly toolsCache: ListCache.ListCache<ListedTools>
   readonly now: () => number
+  /** Completes the URL elicitations a `-32042` answer requires and sends the request again, once. */
+  readonly urlElicitations: <A, E>(
+    method: string,
+    attempt: Effect.Effect<A, E>
+  ) => Effect.Effect<A, E | UrlElicitationRequired>
 }
 
 /** The calls of one session. */
@@ -78,15 +89,18 @@ export const make = (context: Context): Calls => {
       : Math.min(millis(options.timeout, DEFAULT_REQUEST_TIMEOUT_MS), context.requestTimeoutMs)
 
   const request = (method: string, params?: unknown, options?: FeatureOptions) =>
-    Progress.run(options, (hooks) => {
-      const settings = {
-        timeoutMs: timeoutOf(options),
-        cancellable: true,
-        progress: hooks,
-        inputRequired: options?.inputRequired
-      }
-      return context.era().request(method, params, settings)
-    })
+    context.urlElicitations(
+      method,
+      Progress.run(options, (hooks) => {
+        const settings = {
+          timeoutMs: timeoutOf(options),
+          cancellable: true,
+          progress: hooks,
+          inputRequired: options?.inputRequired
+        }
+        return context.era().request(method, params, settings)
+      })
+    )
 
   /** Runs `use` with the session once ready; `starting` says why not while the first handshake runs. */
   const whenReady = <A, E, E2, R = never>(
