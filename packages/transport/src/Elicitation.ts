@@ -25,6 +25,7 @@
 import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 
 /**
  * One answered field: a string, a number, a boolean, or the chosen options of a multi-select.
@@ -90,6 +91,26 @@ export interface UrlRequest {
    */
   readonly completion?: Effect.Effect<void> | undefined
 }
+
+/**
+ * One URL-mode elicitation a server requires before a request can proceed (`data.elicitations` of a `-32042` error,
+ * `McpError.UrlElicitationRequired`).
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export const RequiredElicitation = Schema.Struct({
+  mode: Schema.Literal("url"),
+  elicitationId: Schema.String,
+  url: Schema.String,
+  message: Schema.String
+})
+
+/**
+ * @since 0.5.0
+ * @category schemas
+ */
+export type RequiredElicitation = typeof RequiredElicitation.Type
 
 /**
  * The user's answer. `accept` carries the form's content (URL mode: none; it means the user consented and opened the

@@ -66,6 +66,12 @@ export interface SharedOptions {
   readonly protocol?: ProtocolChoice | undefined
   /** Deadline of the `server/discover` probe under `auto` (a server that ignores it costs this). Default 5 seconds. */
   readonly probeTimeout?: Duration.Input | undefined
+  /**
+   * Check every tool result's `structuredContent` against the tool's `outputSchema` (from the latest tool list):
+   * a mismatch, or a missing `structuredContent`, fails the call with `StructuredContentInvalid` (with the JSON
+   * Pointer of the mismatch). Default `true`, as the official SDK does; `false` returns results unchecked.
+   */
+  readonly validateStructuredContent?: boolean | undefined
 }
 
 /**
@@ -154,6 +160,7 @@ export interface ResolvedOptions {
   readonly killGraceMs: number
   readonly protocol: ProtocolChoice
   readonly probeTimeoutMs: number
+  readonly validateStructuredContent: boolean
   /** The values of `Redacted` env entries: removed from whatever server text goes into errors and logs. */
   readonly secrets: ReadonlyArray<string>
 }
@@ -213,6 +220,7 @@ export interface ResolvedRemote {
   readonly closeTimeoutMs: number
   readonly protocol: ProtocolChoice
   readonly probeTimeoutMs: number
+  readonly validateStructuredContent: boolean
   readonly logLevel: string | undefined
   readonly sessionRenewal: Schedule.Schedule<unknown, unknown> | undefined
   /** The values of `Redacted` headers (and a bearer's token alone) and the URL's password. */
@@ -292,6 +300,7 @@ export const resolve = (options: McpClientOptions): ResolvedOptions => {
     killGraceMs: millis(options.killGrace, 2_000),
     protocol: options.protocol ?? "auto",
     probeTimeoutMs: millis(options.probeTimeout, PROBE_TIMEOUT_MS),
+    validateStructuredContent: options.validateStructuredContent ?? true,
     // Every `Redacted` env value is replaced with `<redacted>` in whatever the client derives from server output.
     secrets: Object.values(env).flatMap((v) => (Redacted.isRedacted(v) ? [Redacted.value(v)] : []))
   }
@@ -370,6 +379,7 @@ export const resolveRemote = (options: RemoteOptions): Effect.Effect<ResolvedRem
       // Legacy HTTP+SSE (2024-11-05) has no modern era to probe for.
       protocol: options.protocol ?? (mode === "sse" ? "legacy" : "auto"),
       probeTimeoutMs: millis(options.probeTimeout, PROBE_TIMEOUT_MS),
+      validateStructuredContent: options.validateStructuredContent ?? true,
       logLevel: options.logLevel,
       sessionRenewal: options.sessionRenewal,
       secrets

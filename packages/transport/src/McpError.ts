@@ -7,6 +7,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import { RequiredElicitation } from "./Elicitation.ts"
 import type { EraError } from "./EraError.ts"
 import * as ErrorKind from "./ErrorKind.ts"
 import type { HttpError, InvalidUrl } from "./HttpError.ts"
@@ -139,25 +140,6 @@ const withoutOwnCode = (code: number, text: string): string => {
     ? text.slice(prefix[0].length)
     : text
 }
-
-/**
- * One URL-mode elicitation a server requires before a request can proceed (`-32042`'s `data.elicitations`).
- *
- * @since 0.5.0
- * @category schemas
- */
-export const RequiredElicitation = Schema.Struct({
-  mode: Schema.Literal("url"),
-  elicitationId: Schema.String,
-  url: Schema.String,
-  message: Schema.String
-})
-
-/**
- * @since 0.5.0
- * @category schemas
- */
-export type RequiredElicitation = typeof RequiredElicitation.Type
 
 /**
  * Why a request that needed URL elicitations (`-32042`) failed: the client has no URL-mode handler (`unhandled`),
@@ -442,7 +424,7 @@ export type ListToolsError = InitializeError | NotReady | PageCapExceeded | Repe
  * @since 0.1.0
  * @category errors
  */
-export type CallToolError = InitializeError | ErrIndexBuilding
+export type CallToolError = InitializeError | ErrIndexBuilding | StructuredContentInvalid
 
 /**
  * Every error of this package.
@@ -473,8 +455,9 @@ export class InvalidParams extends Schema.TaggedError<InvalidParams>()("InvalidP
 }
 
 /**
- * A typed call (`callTool(name, args, { schema })`) got a result whose `structuredContent` is absent or does not
- * decode with the caller's schema. The result itself was a success (`isError` results are returned, not decoded).
+ * A tool's result has `structuredContent` that cannot be trusted: absent or not matching the tool's `outputSchema`
+ * (checked by default, with `path`), or not decoding with the caller's schema (a typed call, `callTool(name, args,
+ * { schema })`). The result itself was a success (`isError` results are returned, never checked).
  *
  * @since 0.3.0
  * @category errors
@@ -484,7 +467,12 @@ export class StructuredContentInvalid extends Schema.TaggedError<StructuredConte
   {
     server: Schema.String,
     tool: Schema.String,
-    detail: Schema.String
+    detail: Schema.String,
+    /**
+     * Checked against the tool's `outputSchema`: where the first mismatch is, as a JSON Pointer into
+     * `structuredContent` (`""`: the whole value, or its absence). Absent for a typed call's own schema.
+     */
+    path: Schema.optionalKey(Schema.String)
   }
 ) {
   /** Permanent: the server's result does not have the shape the caller expects. */
@@ -492,9 +480,14 @@ export class StructuredContentInvalid extends Schema.TaggedError<StructuredConte
     return ErrorKind.serverFault
   }
   override get message(): string {
-    return `MCP server "${this.server}" answered tool "${this.tool}" with structuredContent that does not match the expected schema: ${
-      oneLine(this.detail)
-    }`
+    if (this.path === undefined) {
+      return `MCP server "${this.server}" answered tool "${this.tool}" with structuredContent that does not match the expected schema: ${
+        oneLine(this.detail)
+      }`
+    }
+    return `MCP server "${this.server}" answered tool "${this.tool}" with structuredContent that does not match the tool's outputSchema at ${
+      this.path === "" ? "its root" : oneLine(this.path)
+    }: ${oneLine(this.detail)}`
   }
 }
 

@@ -19,6 +19,7 @@ import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as ClientHandlers from "../ClientHandlers.ts"
 import * as JsonRpc from "../internal/JsonRpc.ts"
+import * as JsonSchemaCheck from "../internal/JsonSchemaCheck.ts"
 import * as ListCache from "../internal/ListCache.ts"
 import * as PendingTable from "../internal/PendingTable.ts"
 import * as Redactor from "../internal/Redactor.ts"
@@ -38,6 +39,7 @@ import * as Inbound from "./Inbound.ts"
 import * as Link from "./Link.ts"
 import * as Listen from "./Listen.ts"
 import * as Mrtr from "./Mrtr.ts"
+import * as OutputSchemas from "./OutputSchemas.ts"
 import * as Readiness from "./Readiness.ts"
 import * as Scrub from "./Scrub.ts"
 import * as ServerRequest from "./ServerRequest.ts"
@@ -224,6 +226,12 @@ export const open: <T extends Link.Wire, P, E, R, D extends Partial<Session>>(
     scrub,
     toolsCache: lists.cache<ToolList>(),
     now,
+    outputSchemas: OutputSchemas.make({
+      server,
+      enabled: config.validateStructuredContent !== false,
+      compiler: JsonSchemaCheck.make(),
+      scrub
+    }),
     urlElicitations: UrlElicitationRetry.make({ server, elicitation: config.handlers?.elicitation, completions })
   })
   const whenReady = <A, E2, R2 = never>(

@@ -13,9 +13,9 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import type * as Elicitation from "../Elicitation.ts"
+import * as Elicitation from "../Elicitation.ts"
 import { millis } from "../internal/Durations.ts"
-import { RemoteError, RequiredElicitation, UrlElicitationRequired } from "../McpError.ts"
+import { RemoteError, UrlElicitationRequired } from "../McpError.ts"
 import type { UrlElicitationOutcome } from "../McpError.ts"
 import type { Completions } from "./ElicitationCompletions.ts"
 import { TIMEOUT_MS } from "./ServerRequest.ts"
@@ -24,14 +24,14 @@ import { TIMEOUT_MS } from "./ServerRequest.ts"
 export const CODE = -32042
 
 const decodeData = Schema.decodeUnknownOption(
-  Schema.Struct({ elicitations: Schema.NonEmptyArray(RequiredElicitation) })
+  Schema.Struct({ elicitations: Schema.NonEmptyArray(Elicitation.RequiredElicitation) })
 )
 
 /**
  * The elicitations a `-32042` error requires; `undefined` for any other error, and for a `-32042` whose data is not a
  * list of URL-mode elicitations with absolute URLs (the server broke the rule: its error stays a `RemoteError`).
  */
-export const required = (error: unknown): ReadonlyArray<RequiredElicitation> | undefined => {
+export const required = (error: unknown): ReadonlyArray<Elicitation.RequiredElicitation> | undefined => {
   if (!(error instanceof RemoteError) || error.code !== CODE) return undefined
   const data = decodeData(error.data)
   if (Option.isNone(data)) return undefined
@@ -51,13 +51,16 @@ export interface Config {
 /** Wraps one request (`attempt`, sent again as it is for the retry). */
 export const make = (config: Config) => {
   const { server } = config
-  const fail = (method: string, elicitations: ReadonlyArray<RequiredElicitation>, outcome: UrlElicitationOutcome) =>
-    Effect.fail(new UrlElicitationRequired({ server, method, elicitations, outcome }))
+  const fail = (
+    method: string,
+    elicitations: ReadonlyArray<Elicitation.RequiredElicitation>,
+    outcome: UrlElicitationOutcome
+  ) => Effect.fail(new UrlElicitationRequired({ server, method, elicitations, outcome }))
 
   /** Hands one elicitation to the handler: `undefined` when accepted, else why not. */
   const complete = (
     handle: NonNullable<Elicitation.Service["url"]>,
-    elicitation: RequiredElicitation
+    elicitation: Elicitation.RequiredElicitation
   ): Effect.Effect<UrlElicitationOutcome | undefined> => {
     const { completion, release } = config.completions.watch(elicitation.elicitationId)
     const request: Elicitation.UrlRequest = {

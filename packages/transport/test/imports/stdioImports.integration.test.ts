@@ -33,6 +33,8 @@ describe("what the stdio path imports", () => {
         assert.isTrue(loaded.some((url) => url.endsWith("/wire/Stdio.ts")), "Stdio.ts was loaded")
         const http = loaded.filter((url) => httpSide.some((pattern) => pattern.test(url)))
         assert.deepStrictEqual(http, [])
+        // Nor the JSON Schema validator of output schemas: Ajv loads with the first schema compiled.
+        assert.deepStrictEqual(loaded.filter((url) => /\/ajv\//.test(url)), [])
       }))
   }
 })
