@@ -8,8 +8,8 @@
 //  3. `npm i -g @mcp-fleet/cli` into a throwaway prefix: the install must stay under 10 MB with at most one
 //     runtime dependency (the CLI is a bundle: effect and the workspace packages are inside it); then runs the
 //     installed `mcp-fleet`: `--version`, `demo`, `status` on a config whose server has `env` values (a secret that
-//     must not be printed), and `--version` on the machine's own Node when it is older than the CLI needs (one line
-//     saying which Node it needs, exit 1);
+//     must not be printed), `serve --http` serving its status page, and `--version` on the machine's own Node when it
+//     is older than the CLI needs (one line saying which Node it needs, exit 1);
 //  4. a library consumer follows the root README as written (`npm init -y`, `npm pkg set type=module`, the
 //     installs, `tsc --init --types node`), saves its example as `fleet.ts`, runs it and type-checks it; beside it a
 //     program that calls a server through `@mcp-fleet/manager` passing a `Redacted` env value made by its own
@@ -384,9 +384,54 @@ async function main() {
   check(!statusOutput.includes(secret), "mcp-fleet status printed the secret env value")
   say(`mcp-fleet status (env with a secret): ${status.stdout.trim().split("\n").at(-1)}`)
 
+  // The gateway's status page travels inside the bundle (issue 31): `serve --http` answers `/` and its script.
+  await statusPage({ ...cliEnv, MCP_FLEET_REGISTRY_TEST_SECRET: secret }, config)
+
   // 4. A library consumer, following the root README as written.
   const consumer = await readmeConsumer(npmEnv)
   if (bench) await benchInstalled({ consumer, cliEnv, npmEnv, server })
+}
+
+// The installed `mcp-fleet serve --http` on a free port: its status page and the page's script are served (from the
+// bundle: the page is in no file of its own), with the page's Content-Security-Policy; then it is stopped.
+async function statusPage(cliEnv, config) {
+  const served = spawn("mcp-fleet", ["serve", "--http", "127.0.0.1:0", "--config", config], {
+    cwd: work,
+    env: cliEnv,
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  children.add(served)
+  served.on("close", () => children.delete(served))
+  try {
+    let err = ""
+    served.stderr.on("data", (chunk) => (err += chunk))
+    const url = await new Promise((resolve, reject) => {
+      let out = ""
+      const timer = setTimeout(() => reject(new Error(`mcp-fleet serve printed no URL in 60 s:\n${out}${err}`)), 60_000)
+      served.stdout.on("data", (chunk) => {
+        out += chunk
+        const line = out.split("\n").find((l) => l.startsWith("{\"url\""))
+        if (line !== undefined) {
+          clearTimeout(timer)
+          resolve(JSON.parse(line).url)
+        }
+      })
+      served.on("close", (code) => reject(new Error(`mcp-fleet serve exited with ${code} before listening:\n${out}${err}`)))
+    })
+    const origin = new URL(url).origin
+    const page = await fetch(`${origin}/`)
+    const html = await page.text()
+    check(
+      page.status === 200 && html.includes("<title>mcp-fleet status</title>") &&
+        (page.headers.get("content-security-policy") ?? "").includes("default-src 'self'"),
+      `the installed mcp-fleet serve does not serve its status page (${page.status}):\n${html.slice(0, 300)}`
+    )
+    const script = await fetch(`${origin}/status.js`)
+    check(script.ok && (await script.text()).includes("new EventSource("), "the status page's script is not served")
+    say(`mcp-fleet serve --http: the status page and its script at ${origin}/, from the installed bundle`)
+  } finally {
+    await stop(served)
+  }
 }
 
 // The root README's library section: its sh block, run line by line in a fresh folder (with this registry), and its

@@ -33,6 +33,12 @@ export interface GatewayOptions {
    * once with the manager's explanation. Default 60 seconds.
    */
   readonly gracePeriod?: Duration.Input | undefined
+  /**
+   * How long after the gateway starts its lists wait for every server to settle (ready, offline, …) before they
+   * are answered with what is ready: hosts that list once and ignore `list_changed` (one-shot CLIs, several
+   * editors) see the whole fleet. Default 5 seconds; 0 answers at once. Later lists never wait.
+   */
+  readonly startupListWait?: Duration.Input | undefined
   /** Changes within this window reach hosts as one `list_changed` per list. Default 100 milliseconds. */
   readonly listChangedDelay?: Duration.Input | undefined
   /** Most 2025-era HTTP sessions open at once; a new one past it is refused (503). Default 256. */
@@ -67,6 +73,16 @@ export interface GatewayOptions {
   readonly profiles?: Profiles.ProfilesConfig | undefined
   /** Large tool results (`ResultStore`): what is spilled to `fleet://results/…`, and for how long. */
   readonly results?: ResultStore.Options | undefined
+  /**
+   * Record `GatewayMetrics` (request durations, sessions, gauges, refusals) in the app's metric registry, and serve
+   * the registry as Prometheus text at `/metrics` over HTTP. Default `false`: nothing is recorded.
+   */
+  readonly metrics?: boolean | undefined
+  /**
+   * The read-only status page at `/` of the HTTP front, behind the same Host/Origin checks and tokens as `/mcp`
+   * (the README's "The status page"). Default `true`.
+   */
+  readonly statusPage?: boolean | undefined
 }
 
 /**
@@ -82,6 +98,7 @@ export interface Resolved {
   readonly hostKey: string
   readonly nameLengths: Readonly<Record<string, number>>
   readonly graceMs: number
+  readonly startupListWaitMs: number
   readonly listChangedDelayMs: number
   readonly maxSessions: number
   readonly sessionIdleMs: number
@@ -94,6 +111,8 @@ export interface Resolved {
   readonly drainMs: number
   readonly profiles: Profiles.ProfilesConfig
   readonly results: ResultStore.Options
+  readonly metrics: boolean
+  readonly statusPage: boolean
 }
 
 const millis = (input: Duration.Input | undefined, fallback: number): number => {
@@ -118,6 +137,7 @@ export const resolve = (options: GatewayOptions = {}): Resolved => ({
   hostKey: options.hostKey ?? "mcp-fleet",
   nameLengths: options.nameLengths ?? {},
   graceMs: millis(options.gracePeriod, 60_000),
+  startupListWaitMs: millis(options.startupListWait, 5_000),
   listChangedDelayMs: millis(options.listChangedDelay, 100),
   maxSessions: positive(options.maxSessions, 256),
   sessionIdleMs: millis(options.sessionIdleTimeout, 30 * 60_000),
@@ -129,5 +149,7 @@ export const resolve = (options: GatewayOptions = {}): Resolved => ({
   allowedHosts: options.allowedHosts ?? [],
   drainMs: millis(options.drainTimeout, 10_000),
   profiles: options.profiles ?? {},
-  results: options.results ?? {}
+  results: options.results ?? {},
+  metrics: options.metrics === true,
+  statusPage: options.statusPage ?? true
 })

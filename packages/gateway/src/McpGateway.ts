@@ -145,8 +145,10 @@ export const serveStdio = (
   Effect.flatMap(McpGateway, (gateway) => StdioFront.serve(gateway.engine, options))
 
 /**
- * Serves every host over HTTP on the `HttpServer` in context (`/mcp`, `/mcp/<profile>`, `/healthz`, `/readyz`). Closing
- * the layer stops taking calls, waits for those in flight (at most `drainTimeout`) and closes the sessions.
+ * Serves every host over HTTP on the `HttpServer` in context (`/mcp`, `/mcp/<profile>`, `/healthz`, `/readyz`), and
+ * the read-only status page at `/` (unless `statusPage: false`; see the README's "The status page"). Closing the layer
+ * ends the status page's streams, stops taking calls, waits for those in flight (at most `drainTimeout`) and closes
+ * the sessions.
  *
  * @since 0.1.0
  * @category layers
@@ -155,6 +157,14 @@ export const layerHttp = (): Layer.Layer<never, never, McpGateway | HttpServer.H
   Layer.effectDiscard(Effect.gen(function*() {
     const gateway = yield* McpGateway
     const http = yield* Http.make(gateway.engine)
-    yield* Effect.addFinalizer(() => http.shutdown)
     yield* HttpServer.serveEffect(http.handle)
+    // Added after serving, so it runs before the server's own close (finalizers run last in, first out): calls are
+    // refused and those in flight drained while the server still takes the hosts' answers, then the sessions (their
+    // GET streams) are closed, and only then does the server stop listening and wait for its connections. The
+    // other way round, the server stopped taking requests first and waited up to 20 s for the open ones. Its log
+    // lines go through the layer's own context, not the closing fiber's.
+    const context = yield* Effect.context<never>()
+    yield* Effect.addFinalizer(() => Effect.provideContext(http.shutdown, context))
+    // Runs first, before the server's graceful close waits on open responses: the status page's streams end.
+    yield* Effect.addFinalizer(() => http.closeStreams)
   }))

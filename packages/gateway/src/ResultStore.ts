@@ -86,6 +86,35 @@ const resolve = (options: Options): Resolved => {
   }
 }
 
+/**
+ * The number of text characters above which `spill` stores a result, for `options` (the default when unset).
+ *
+ * @since 0.1.0
+ * @category options
+ */
+export const thresholdOf = (options: Options): number => resolve(options).threshold
+
+/**
+ * The length of a tool result's text as `spill` measures it (its text blocks joined by a blank line), for a cheap
+ * check before decoding the result; 0 for anything that is not a content array.
+ *
+ * @since 0.1.0
+ * @category predicates
+ */
+export const textChars = (content: unknown): number => {
+  if (!Array.isArray(content)) return 0
+  let chars = 0
+  let blocks = 0
+  for (const block of content) {
+    if (typeof block === "object" && block !== null && "type" in block && block.type === "text" && "text" in block) {
+      if (typeof block.text !== "string") continue
+      chars += block.text.length
+      blocks++
+    }
+  }
+  return blocks === 0 ? 0 : chars + 2 * (blocks - 1)
+}
+
 interface Entry {
   readonly text: string
   readonly expiresAt: number

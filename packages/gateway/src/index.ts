@@ -6,9 +6,13 @@
  */
 
 /** @since 0.1.0 */
+export * as CallWindow from "./CallWindow.ts"
+/** @since 0.1.0 */
 export * as ChangeBus from "./ChangeBus.ts"
 /** @since 0.1.0 */
 export * as GatewayError from "./GatewayError.ts"
+/** @since 0.1.0 */
+export * as GatewayMetrics from "./GatewayMetrics.ts"
 /** @since 0.1.0 */
 export * as HostLimits from "./HostLimits.ts"
 /** @since 0.1.0 */

@@ -52,6 +52,28 @@ const readAll = (s: ResultStore.ResultStore["Service"], uri: string) =>
   })
 
 describe("ResultStore", () => {
+  it.effect("textChars measures what spill measures: at the threshold a result passes, one more it is stored", () =>
+    Effect.gen(function*() {
+      const s = yield* store({ threshold: 20 })
+      const image: Protocol.ContentBlock = { type: "image", data: "AAAA", mimeType: "image/png" }
+      for (
+        const content of [
+          [text("x".repeat(20))],
+          [text("x".repeat(9)), text("y".repeat(9))],
+          [text("x".repeat(9)), image, text("y".repeat(9))],
+          [text("x".repeat(21))],
+          [text("x".repeat(9)), text("y".repeat(10))],
+          [image]
+        ]
+      ) {
+        const r = result(...content)
+        const spilled = (yield* s.spill(r)) !== r
+        assert.strictEqual(ResultStore.textChars(r.content) > 20, spilled, JSON.stringify(content))
+      }
+      assert.strictEqual(ResultStore.textChars("not content"), 0)
+      assert.strictEqual(ResultStore.thresholdOf({}), 80_000)
+    }))
+
   it.effect("a result within the threshold is returned as it is", () =>
     Effect.gen(function*() {
       const s = yield* store({ threshold: 100 })

@@ -29,6 +29,13 @@ const ask = (message, property, type = "string") =>
     requestedSchema: { type: "object", properties: { [property]: { type } }, required: [property] }
   })
 
+/** `chars` characters: lines of 100 (99 characters and a newline), each starting with its number. */
+const largeText = (chars) => {
+  const lines = []
+  for (let i = 0; i * 100 < chars; i++) lines.push(`${String(i).padStart(6, "0")} ${"x".repeat(92)}\n`)
+  return lines.join("").slice(0, chars)
+}
+
 /**
  * The factory of server instances. `hooks.toolsChanged()` / `hooks.promptsChanged()` announce a list change on the
  * 2026-07-28 listen streams, `hooks.resourceUpdated(uri)` a resource update; `hooks.closeStream(sessionId, requestId)` closes a 2025-era request's SSE stream mid-call
@@ -38,7 +45,7 @@ export function createFactory(hooks) {
   // HMAC-sealed, per process: a tampered requestState is refused (-32602) before the handler runs.
   const codec = createRequestStateCodec({ key: crypto.getRandomValues(new Uint8Array(32)) })
   const subscriptions = new Set()
-  const counters = { cancelled: 0, waiting: [] }
+  const counters = { cancelled: 0, waiting: [], asking: [] }
 
   return () => {
     const server = new McpServer(
@@ -316,6 +323,47 @@ export function createFactory(hooks) {
         return text(String(counters.cancelled))
       },
       object({ atLeast: { type: "integer" } })
+    )
+
+    // A question the server takes back: a 2025-era elicitation/create that test_cancel_questions cancels
+    // (notifications/cancelled to the client), then the call ends saying so. 2025 era only.
+    tool(
+      "test_cancelled_question",
+      "Asks the client a question, until test_cancel_questions takes it back",
+      async (_a, ctx) => {
+        const controller = new AbortController()
+        counters.asking.push(controller)
+        try {
+          const answer = await ctx.mcpReq.elicitInput({
+            mode: "form",
+            message: "A question the server will take back",
+            requestedSchema: { type: "object", properties: { answer: { type: "string" } } }
+          }, { signal: controller.signal, timeout: 600_000 })
+          return text(`answered: ${answer.action}`)
+        } catch (error) {
+          return text(`question taken back: ${controller.signal.aborted ? "aborted" : String(error)}`)
+        }
+      }
+    )
+    tool("test_cancel_questions", "Takes back every question test_cancelled_question is asking", async () => {
+      const asking = counters.asking.splice(0)
+      for (const controller of asking) controller.abort("the server took its question back")
+      return text(String(asking.length))
+    })
+    // The URIs this process was asked to watch (resources/subscribe, not yet unsubscribed), as JSON.
+    tool(
+      "test_subscriptions",
+      "The resource URIs this process has subscriptions for",
+      async () => text(JSON.stringify([...subscriptions].sort()))
+    )
+    // A large result: `chars` characters of text, numbered lines of 100 characters (the last one cut).
+    tool(
+      "test_large_text",
+      "Returns chars characters of text",
+      async ({ chars }) => text(largeText(chars)),
+      object({
+        chars: { type: "integer" }
+      }, ["chars"])
     )
 
     // SEP-2575 diagnostics (server-stateless).

@@ -12,6 +12,7 @@
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client"
+import { StdioClientTransport as V2Stdio } from "@modelcontextprotocol/client/stdio"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
@@ -56,11 +57,11 @@ const fleetDir = Effect.gen(function*() {
 })
 
 /** `mcp-fleet serve --http 127.0.0.1:0` on `config`; its URL; SIGTERM when the scope closes, the exit awaited. */
-const serveHttp = (config: string) =>
+const serveHttp = (config: string, extra: ReadonlyArray<string> = []) =>
   Effect.acquireRelease(
     Effect.promise(() =>
       new Promise<{ url: string; pid: number; stop: () => Promise<void> }>((resolve, reject) => {
-        const child = spawn(process.execPath, [cli, "serve", "--config", config, "--http", "127.0.0.1:0"], {
+        const child = spawn(process.execPath, [cli, "serve", "--config", config, "--http", "127.0.0.1:0", ...extra], {
           stdio: ["ignore", "pipe", "inherit"]
         })
         const exited = new Promise<void>((done) => child.once("exit", () => done()))
@@ -80,6 +81,41 @@ const serveHttp = (config: string) =>
       })
     ),
     (served) => Effect.promise(served.stop)
+  )
+
+const inspectorBin = Path.join(
+  Path.dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "node_modules",
+  "@modelcontextprotocol",
+  "inspector",
+  "clients",
+  "launcher",
+  "build",
+  "index.js"
+)
+
+/**
+ * One run of the inspector's CLI mode (`inspector --cli OPTIONS -- TARGET`, the target a command line or a URL): its
+ * stdout, once it exits 0 (else the test fails).
+ */
+const inspector = (home: string, target: ReadonlyArray<string>, args: ReadonlyArray<string>) =>
+  Effect.promise(() =>
+    new Promise<string>((resolve, reject) => {
+      // Its state (~/.mcp-inspector) goes to the test's temp dir, not the user's home.
+      const child = spawn(process.execPath, [inspectorBin, "--cli", ...args, "--", ...target], {
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, HOME: home }
+      })
+      let out = ""
+      let err = ""
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk))
+      child.stderr.setEncoding("utf8").on("data", (chunk: string) => (err += chunk))
+      child.once("exit", (code) =>
+        code === 0
+          ? resolve(out)
+          : reject(new Error(`inspector --cli ${[...args, "--", ...target].join(" ")} exited ${code}:\n${err}`)))
+    })
   )
 
 /** Lists until every expected name is there, re-listing on each tools/list_changed (servers become ready). */
@@ -277,6 +313,23 @@ describe("real hosts against mcp-fleet serve", { timeout: 120_000 }, () => {
       assert.notStrictEqual(thought.isError, true)
     }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
 
+  it.live("serve --metrics: /metrics has the fleet's, the gateway's and the upstream requests' metrics", () =>
+    Effect.gen(function*() {
+      const { config } = yield* fleetDir
+      const served = yield* serveHttp(config, ["--metrics"])
+      yield* untilReady(served.url)
+      const client = new Client({ name: "metered", version: "1" })
+      yield* Effect.acquireRelease(
+        Effect.promise(() => client.connect(new StreamableHTTPClientTransport(new URL(served.url)))),
+        () => Effect.promise(() => client.close())
+      )
+      yield* Effect.promise(() => client.callTool({ name: "everything__echo", arguments: { message: "metered" } }))
+      const metrics = yield* Effect.promise(() => fetch(served.url.replace("/mcp", "/metrics")).then((r) => r.text()))
+      assert.match(metrics, /^mcp_fleet_servers\{[^}]*state="ready"[^}]*\} 3$/m, "the manager's FleetMetrics")
+      assert.match(metrics, /^mcp_server_operation_duration_count\{[^}]*gen_ai_tool_name="everything__echo"/m)
+      assert.match(metrics, /^mcp_client_operation_duration_count\{/m, "the transport's request metrics")
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
+
   it.live("the v2 SDK client (2.4.0) at 2026-07-28 over HTTP: discover, list, call", () =>
     Effect.gen(function*() {
       const { config } = yield* fleetDir
@@ -297,6 +350,109 @@ describe("real hosts against mcp-fleet serve", { timeout: 120_000 }, () => {
       assert.include(JSON.stringify(echo.content), "modern host")
       const resource = yield* Effect.promise(() => client.readResource({ uri: "demo://resource/dynamic/text/1" }))
       assert.isAbove(resource.contents.length, 0)
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
+
+  it.live("the v2 SDK client (2.4.0) at 2026-07-28 over stdio: list, call, progress, elicitation as an input round, read", () =>
+    Effect.gen(function*() {
+      const { config } = yield* fleetDir
+      const client = new V2Client({ name: "v2-stdio-host", version: "2.4.0" }, {
+        capabilities: { elicitation: {} },
+        versionNegotiation: { mode: { pin: "2026-07-28" } }
+      })
+      client.setRequestHandler("elicitation/create", async () => ({
+        action: "accept",
+        content: { name: "the v2 stdio host" }
+      }))
+      yield* Effect.acquireRelease(
+        Effect.promise(() =>
+          client.connect(
+            new V2Stdio({ command: process.execPath, args: [cli, "serve", "--config", config], stderr: "inherit" })
+          )
+        ),
+        () => Effect.promise(() => client.close())
+      )
+      // This era hears list changes on a listen stream: list once it is open, and again at each change, until
+      // every server is ready.
+      const names = yield* Effect.acquireRelease(
+        Effect.promise(() =>
+          new Promise<{ names: ReadonlyArray<string>; close: () => Promise<void> }>((resolve) => {
+            let close = () => Promise.resolve()
+            const check = async () => {
+              const listed = (await client.listTools()).tools.map((t) => t.name)
+              if (EXPECTED.every((name) => listed.includes(name))) resolve({ names: listed, close })
+            }
+            client.setNotificationHandler("notifications/tools/list_changed", () => void check())
+            void client.listen({ toolsListChanged: true }).then((subscription) => {
+              close = () => subscription.close()
+              return check()
+            })
+          })
+        ),
+        (listened) => Effect.promise(listened.close)
+      ).pipe(Effect.map((listened) => listened.names))
+      assert.include(names, "fleet_status")
+      const echo = yield* Effect.promise(() =>
+        client.callTool({ name: "everything__echo", arguments: { message: "modern stdio host" } })
+      )
+      assert.include(JSON.stringify(echo.content), "modern stdio host")
+      const progress: Array<number> = []
+      yield* Effect.promise(() =>
+        client.callTool(
+          { name: "everything__trigger-long-running-operation", arguments: { duration: 0.3, steps: 3 } },
+          { onprogress: (p) => progress.push(p.progress) }
+        )
+      )
+      assert.isAbove(progress.length, 0, "progress reports reach the host")
+      assert.deepStrictEqual(progress, [1, 2, 3].slice(0, progress.length))
+      // server-everything (2025 era) asks by a server request; the gateway turns it into an input round.
+      const elicited = yield* Effect.promise(() =>
+        client.callTool({ name: "everything__trigger-elicitation-request", arguments: {} })
+      )
+      assert.include(JSON.stringify(elicited.content), "the v2 stdio host")
+      const resource = yield* Effect.promise(() => client.readResource({ uri: "demo://resource/dynamic/text/1" }))
+      assert.isAbove(resource.contents.length, 0)
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
+
+  it.live("the inspector CLI (2.12.0, --cli) over stdio and HTTP: list, call, read, get a prompt, one shot each", () =>
+    Effect.gen(function*() {
+      const { config, dir } = yield* fleetDir
+      const served = yield* serveHttp(config)
+      const stdio = [process.execPath, cli, "serve", "--config", config]
+      // Over stdio each run starts its own gateway: its first list waits for the fleet to settle (one-shot hosts
+      // list once and never hear list_changed).
+      const listed = JSON.parse(yield* inspector(dir, stdio, ["--method", "tools/list"])) as {
+        tools: ReadonlyArray<{ name: string }>
+      }
+      assert.includeMembers(listed.tools.map((t) => t.name), [...EXPECTED, "fleet_status"])
+      for (const target of [stdio, [served.url]]) {
+        const echo = yield* inspector(dir, target, [
+          "--method",
+          "tools/call",
+          "--tool-name",
+          "everything__echo",
+          "--tool-arg",
+          "message=the inspector"
+        ])
+        assert.include(echo, "the inspector")
+        const read = yield* inspector(dir, target, [
+          "--method",
+          "resources/read",
+          "--uri",
+          "demo://resource/dynamic/text/1"
+        ])
+        assert.include(read, "demo://resource/dynamic/text/1")
+        const prompt = yield* inspector(dir, target, [
+          "--method",
+          "prompts/get",
+          "--prompt-name",
+          "everything__simple-prompt"
+        ])
+        assert.include(prompt, "messages")
+      }
+      const overHttp = JSON.parse(yield* inspector(dir, [served.url], ["--method", "tools/list"])) as {
+        tools: ReadonlyArray<{ name: string }>
+      }
+      assert.includeMembers(overHttp.tools.map((t) => t.name), [...EXPECTED, "fleet_status"])
     }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
 
   for (const protocol of [McpProtocol.v2025_11_25, McpProtocol.v2026_07_28]) {

@@ -4,9 +4,9 @@
  *
  * Over stdio (the default: `{"command": "mcp-fleet", "args": ["serve"]}` in a host's config) it serves the one
  * host on stdin and stdout and ends when stdin ends. Over HTTP it serves every host at `http://ADDR/mcp` (and
- * `/mcp/<profile>`, `/healthz`, `/readyz`) until Ctrl-C or SIGTERM, then stops taking calls, drains the ones in flight
- * and shuts the servers down; once listening it prints `{"url": …}` on stdout. The address is 127.0.0.1 unless one is
- * given. Either way the config file is followed: an edit is applied to the running fleet and hosts are told what
+ * `/mcp/<profile>`, `/healthz`, `/readyz`, and a read-only status page at `/`) until Ctrl-C or SIGTERM, then stops
+ * taking calls, drains the ones in flight and shuts the servers down; once listening it prints `{"url": …}` on stdout.
+ * The address is 127.0.0.1 unless one is given. Either way the config file is followed: an edit is applied to the running fleet and hosts are told what
  * changed. Logs and diagnostics go to stderr.
  *
  * @since 0.1.0
@@ -14,14 +14,18 @@
 import type { ConfigError, McpConfig } from "@mcp-fleet/config"
 import { McpGateway, Profiles } from "@mcp-fleet/gateway"
 import { McpManager } from "@mcp-fleet/manager"
+import { Telemetry } from "@mcp-fleet/transport"
 import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
 import * as Console from "effect/Console"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
+import { identity } from "effect/Function"
 import * as HttpServer from "effect/http/HttpServer"
 import * as Layer from "effect/Layer"
+import * as OtlpMetrics from "effect/observability/OtlpMetrics"
+import * as OtlpSerialization from "effect/observability/OtlpSerialization"
 import * as Option from "effect/Option"
 import type * as Path from "effect/Path"
 import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
@@ -49,6 +53,9 @@ export interface Input {
   readonly tokenEnv: Option.Option<string>
   readonly prefix: "always" | "conditional" | "never"
   readonly profiles: Option.Option<string>
+  readonly maxSessions: Option.Option<number>
+  readonly metrics: boolean
+  readonly otlp: Option.Option<string>
   readonly verbose: boolean
 }
 
@@ -109,8 +116,24 @@ const serveHttp = (address: { readonly host: string; readonly port: number }) =>
     const url = `http://${host}:${port}/mcp`
     yield* Console.log(JSON.stringify({ url }))
     yield* Console.error(`mcp-fleet serve: listening on ${url} (Ctrl-C to stop)`)
+    yield* Console.error(`mcp-fleet serve: status page at http://${host}:${port}/ (read-only; same token as /mcp)`)
     return yield* Effect.never
   })
+
+/**
+ * Pushes the metric registry to an OpenTelemetry collector (Effect's own OTLP exporter, JSON over HTTP; undici is
+ * loaded only when `--otlp` is given). The last export is flushed at shutdown.
+ */
+const otlpMetrics = (url: string) =>
+  Layer.unwrap(
+    Effect.promise(() => import("@effect/platform-node/NodeHttpClient")).pipe(
+      Effect.map((NodeHttpClient) =>
+        OtlpMetrics.layer({ url, resource: { serviceName: "mcp-fleet" }, exportInterval: "10 seconds" }).pipe(
+          Layer.provide([NodeHttpClient.layerUndici, OtlpSerialization.layerJson])
+        )
+      )
+    )
+  )
 
 /** The `--profiles` file, decoded (every problem with its path). */
 const readProfiles = (path: string) =>
@@ -180,6 +203,26 @@ export const command: Command.Command<
       ),
       Flag.optional
     ),
+    maxSessions: Flag.Int("max-sessions").pipe(
+      Flag.withMetavar("N"),
+      Flag.withDescription(
+        "Over HTTP, how many 2025-era host sessions may be open at once (default 256; past it the least recently used idle one is closed, else 503)."
+      ),
+      Flag.optional
+    ),
+    metrics: Flag.Boolean("metrics").pipe(
+      Flag.withDescription(
+        "Record metrics (the fleet's, the gateway's, each upstream request's) and, over HTTP, serve them as Prometheus text at /metrics."
+      ),
+      Flag.withDefault(false)
+    ),
+    otlp: Flag.String("otlp").pipe(
+      Flag.withMetavar("URL"),
+      Flag.withDescription(
+        "Record metrics and push them to this OpenTelemetry collector (OTLP/HTTP JSON, e.g. http://127.0.0.1:4318/v1/metrics) every 10 s."
+      ),
+      Flag.optional
+    ),
     verbose: CliFlags.verbose
   },
   Effect.fn("mcp-fleet serve")(function*(input) {
@@ -197,11 +240,20 @@ export const command: Command.Command<
       }
       tokens.push(Redacted.make(value.trim()))
     }
+    if (Option.isSome(input.maxSessions) && input.maxSessions.value < 1) {
+      return yield* new ServeFailed({
+        reason: `--max-sessions needs a positive number (got ${input.maxSessions.value})`
+      })
+    }
     const profiles = Option.isNone(input.profiles) ? {} : yield* readProfiles(input.profiles.value)
     const profile = Option.getOrUndefined(input.profile)
     if (profile !== undefined && profiles.profiles?.[profile] === undefined) {
       return yield* new ServeFailed({ reason: `--profile ${profile}: no such profile in the --profiles file` })
     }
+    if (Option.isSome(input.otlp) && !URL.canParse(input.otlp.value)) {
+      return yield* new ServeFailed({ reason: `--otlp needs a URL (got ${JSON.stringify(input.otlp.value)})` })
+    }
+    const metrics = input.metrics || Option.isSome(input.otlp)
     const file = yield* FleetConfig.load(input.config)
     const diagnostics = Diagnostics.make({ verbose: input.verbose })
     // Long-running: the manager's own reconnection policy, as `status --watch` uses.
@@ -218,7 +270,19 @@ export const command: Command.Command<
     })
     yield* program.pipe(
       Effect.scoped,
-      Effect.provide(McpGateway.layerFleet(options, { tokens, prefix: input.prefix, profiles })),
+      Effect.provide(
+        McpGateway.layerFleet(options, {
+          tokens,
+          prefix: input.prefix,
+          profiles,
+          metrics,
+          ...(Option.isSome(input.maxSessions) ? { maxSessions: input.maxSessions.value } : {})
+        }).pipe(
+          // The manager records FleetMetrics, and the transport its request metrics, only with telemetry on.
+          metrics ? Layer.provide(Telemetry.layer()) : identity
+        )
+      ),
+      Option.isSome(input.otlp) ? Effect.provide(otlpMetrics(input.otlp.value)) : identity,
       RemoteHttp.whenRemote(options)
     )
   })

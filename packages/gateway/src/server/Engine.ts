@@ -22,6 +22,8 @@ import * as Schema from "effect/Schema"
 import * as Scope from "effect/Scope"
 import * as Semaphore from "effect/Semaphore"
 import * as Stream from "effect/Stream"
+import * as CallWindow from "../CallWindow.ts"
+import * as GatewayMetrics from "../GatewayMetrics.ts"
 import type { Resolved } from "../GatewayOptions.ts"
 import * as HostLimits from "../HostLimits.ts"
 import * as ListChanges from "../ListChanges.ts"
@@ -66,8 +68,11 @@ export interface Engine {
   readonly notification: (host: Host, method: string, params: unknown) => Effect.Effect<void>
   /** A response from a host, to a request the gateway asked it. */
   readonly response: (host: Host, id: string | number, outcome: { result: unknown } | { error: Rpc.RpcError }) => void
-  /** A 2025-era host that finished `initialize`: it hears list changes and log entries from now on. */
-  readonly attach: (host: Host) => void
+  /**
+   * A 2025-era host that finished `initialize`: it hears list changes and log entries from now on; its session's
+   * log line is written.
+   */
+  readonly attach: (host: Host) => Effect.Effect<void>
   /** A host that is gone: its subscriptions released, its calls and the requests asked of it ended. */
   readonly detach: (host: Host) => Effect.Effect<void>
   /** Every enabled server has settled (none is starting). */
@@ -84,6 +89,16 @@ export interface Engine {
   readonly countSessions: (count: () => number) => void
   /** Stop taking calls, then wait (at most the drain timeout) for the ones in flight. */
   readonly drain: Effect.Effect<void>
+  /** What the gateway records its metrics through (`GatewayMetrics.off` unless `metrics` is on). */
+  readonly metrics: GatewayMetrics.Recorder
+  /** The fleet the gateway serves (the status page reads its health). */
+  readonly manager: McpManager.McpManager["Service"]
+  /** 2025-era hosts that finished `initialize`. */
+  readonly hosts: () => ReadonlyArray<Host>
+  /** The tool calls forwarded upstream, over a sliding window (the status page's figures). */
+  readonly calls: CallWindow.CallWindow
+  /** A signal (sliding, capacity 1) each time a call ends or a host comes or goes. */
+  readonly activity: PubSub.PubSub<void>
 }
 
 /** What the gateway holds now. */
@@ -106,8 +121,12 @@ interface Watched {
 interface Subscription {
   count: number
   readonly server: string
-  readonly client: McpClient.McpClient
-  readonly fiber: Fiber.Fiber<void>
+  /** The URI the server knows, and the one hosts know. */
+  readonly uri: string
+  readonly exposed: string
+  /** The connection it was made on (a restart gives the server a new one, where it is made again). */
+  client: McpClient.McpClient
+  fiber: Fiber.Fiber<void>
 }
 
 const isRecord = Rpc.isRecord
@@ -142,9 +161,14 @@ export const make: (
   options: Resolved
 ) {
   const scope = yield* Scope.Scope
+  const recorder = options.metrics ? GatewayMetrics.make(yield* Effect.context<never>()) : GatewayMetrics.off
+  let hostNumbers = 0
   const inFlight: Calls.InFlight = router.inFlight
   const fanout = Fanout.make(inFlight)
   const lock = yield* Semaphore.make(1)
+  const calls = CallWindow.make()
+  const activity = yield* PubSub.sliding<void>(1)
+  const touched = () => PubSub.publishUnsafe(activity, undefined)
 
   let surface = Surface.build(
     { healths: [], tools: [], prompts: [], resources: [], templates: [], now: 0 },
@@ -157,6 +181,8 @@ export const make: (
   const views = new Map<string, View.View>()
   const refreshed = yield* PubSub.sliding<void>(1)
   let expiryTimer: Fiber.Fiber<void> | undefined
+  /** Whether, when the surface was last built, no server was starting or still listing its prompts or resources. */
+  let settled = false
   let draining = false
   const watched = new Map<string, Watched>()
   const subscriptions = new Map<string, Subscription>()
@@ -188,6 +214,10 @@ export const make: (
     )
     surface = built.surface
     memory = built.memory
+    // Settled: no server starting, and every ready one's prompts and resources listed once.
+    settled = manager.health().every((h) =>
+      h.state !== "starting" && (h.listing === undefined || h.listing.length === 0)
+    )
     routes = ResourceRoutes.make(
       surface.resources.map((r) => ({ server: r.server, resource: r.item })),
       surface.templates.map((t) => ({ server: t.server, template: t.item })),
@@ -208,7 +238,11 @@ export const make: (
       const client = yield* Effect.option(manager.client(server))
       const current = watched.get(server)
       if (Option.isNone(client) || current?.client === client.value) continue
-      if (current !== undefined) yield* Fiber.interrupt(current.fiber)
+      if (current !== undefined) {
+        yield* Fiber.interrupt(current.fiber)
+        // Under the refresh's lock now: made again once it is released.
+        yield* Effect.forkIn(resubscribe(server, client.value), scope)
+      }
       const fiber = yield* client.value.notifications.pipe(
         Stream.runForEach((notification) =>
           Effect.sync(() => {
@@ -367,6 +401,10 @@ export const make: (
     rounds: Rounds.Rounds | undefined
   ): Effect.Effect<unknown, Rpc.RpcError> =>
     Effect.gen(function*() {
+      // A server still starting (the fleet's first moments, a restart, a config edit) is waited for, a little.
+      if (health(server)?.state === "starting" && options.startupListWaitMs > 0) {
+        yield* Effect.ignore(Effect.timeoutOption(manager.waitForReady(server), options.startupListWaitMs))
+      }
       const client = yield* manager.client(server).pipe(
         Effect.mapError((error) => Rpc.error(Rpc.INTERNAL_ERROR, error.message))
       )
@@ -518,17 +556,51 @@ export const make: (
         Effect.mapError((error) => Rpc.error(Rpc.INTERNAL_ERROR, error.message))
       )
       yield* client.subscribeResource(uri).pipe(Effect.mapError((error) => upstreamError(server, error)))
-      const fiber = yield* client.resourceUpdates(uri).pipe(
-        Stream.runForEach((update) =>
-          Effect.sync(() => {
-            const { uri: _, ...rest } = update
-            fanout.resourceUpdated(exposed, rest)
-          })
-        ),
-        Effect.forkIn(scope)
-      )
-      subscriptions.set(key, { count: 1, server, client, fiber })
+      const fiber = yield* relayUpdates(client, uri, exposed)
+      subscriptions.set(key, { count: 1, server, uri, exposed, client, fiber })
     }))
+
+  /** Passes `client`'s updates of `uri` to the hosts subscribed to `exposed`. */
+  const relayUpdates = (client: McpClient.McpClient, uri: string, exposed: string) =>
+    client.resourceUpdates(uri).pipe(
+      Stream.runForEach((update) =>
+        Effect.sync(() => {
+          const { uri: _, ...rest } = update
+          fanout.resourceUpdated(exposed, rest)
+        })
+      ),
+      Effect.forkIn(scope)
+    )
+
+  /**
+   * `server` has a new connection (a restart, a reconnection): the subscriptions hosts hold on it are made again
+   * there, so that their updates keep coming. One that the new connection refuses is logged; hosts keep it.
+   */
+  const resubscribe = (server: string, client: McpClient.McpClient): Effect.Effect<void> =>
+    // Once the new connection is ready (one that never is leaves them for the next).
+    Effect.andThen(
+      Effect.exit(client.awaitReady),
+      lock.withPermits(1)(Effect.gen(function*() {
+        const moved = [...subscriptions.values()].filter((sub) => sub.server === server && sub.client !== client)
+        if (moved.length === 0) return
+        const refusals: Array<string> = []
+        for (const sub of moved) {
+          yield* Fiber.interrupt(sub.fiber)
+          sub.client = client
+          sub.fiber = yield* relayUpdates(client, sub.uri, sub.exposed)
+          const made = yield* Effect.exit(client.subscribeResource(sub.uri))
+          if (Exit.isFailure(made)) refusals.push(Cause.pretty(made.cause).split("\n", 1)[0]!)
+        }
+        yield* (refusals.length === 0 ? Effect.logInfo : Effect.logWarning)(
+          "resource subscriptions made again on the server's new connection"
+        ).pipe(Effect.annotateLogs({
+          mcpServer: server,
+          subscriptions: moved.length,
+          refused: refusals.length,
+          ...(refusals.length === 0 ? {} : { reason: refusals[0] })
+        }))
+      }))
+    )
 
   const release = (server: string, uri: string): Effect.Effect<void> =>
     lock.withPermits(1)(Effect.gen(function*() {
@@ -582,7 +654,7 @@ export const make: (
     args: unknown
   ): Effect.Effect<unknown, Rpc.RpcError> =>
     Effect.gen(function*() {
-      const tool = viewFor(exchange.host).tool(name)
+      const tool = yield* settledLookup(() => viewFor(exchange.host).tool(name))
       if (tool === undefined) return yield* Rpc.error(Rpc.INVALID_PARAMS, `Unknown tool: ${name}`)
       if (tool.offline) return shaped(exchange.host, isError(unavailableText(`The tool ${name}`, tool.server)))
       const upstreamParams = { ...params, name: tool.tool.name, ...(args === undefined ? {} : { arguments: args }) }
@@ -591,16 +663,44 @@ export const make: (
         Effect.catchIf(
           (error) => error.code === Rpc.INTERNAL_ERROR,
           (error) => Effect.succeed(shaped(exchange.host, isError(error.message)))
-        )
+        ),
+        (call) =>
+          calls.timed(tool.server, tool.tool.name, call, (result) => isRecord(result) && result["isError"] === true),
+        Effect.ensuring(Effect.sync(touched))
       )
       return yield* spill(result)
     })
 
   /** A complete tool result over the store's threshold becomes its head and a link to the whole. */
+  const spillAbove = ResultStore.thresholdOf(options.results)
   const spill = (result: unknown): Effect.Effect<unknown> => {
     if (!isRecord(result) || result["resultType"] === "input_required") return Effect.succeed(result)
+    // Most results are small: measured first, they pass as they came without a decode (BENCHMARKS.md, issue 29).
+    if (ResultStore.textChars(result["content"]) <= spillAbove) return Effect.succeed(result)
     const decoded = decodeCallResult(result)
     return Exit.isSuccess(decoded) ? store.spill(decoded.value) : Effect.succeed(result)
+  }
+
+  /**
+   * In the gateway's first `startupListWait`, waits (until then at most) for a surface built with no server still
+   * starting, so that a host's first list has the whole fleet.
+   */
+  const startedAt = yield* Clock.currentTimeMillis
+  const untilSettled: Effect.Effect<void> = Effect.gen(function*() {
+    if (settled) return
+    // Only in the gateway's first moments: a server that takes longer to start is announced by list_changed.
+    const left = startedAt + options.startupListWaitMs - (yield* Clock.currentTimeMillis)
+    if (left <= 0) return
+    yield* Effect.scoped(Effect.gen(function*() {
+      const refreshes = yield* PubSub.subscribe(refreshed)
+      while (!settled) yield* PubSub.take(refreshes)
+    })).pipe(Effect.timeoutOption(left))
+  })
+
+  /** `find()`, or, when it finds nothing in the gateway's first moments, `find()` once the fleet has settled. */
+  const settledLookup = <A>(find: () => A | undefined): Effect.Effect<A | undefined> => {
+    const found = find()
+    return found !== undefined || settled ? Effect.succeed(found) : Effect.map(untilSettled, find)
   }
 
   const methods: Record<
@@ -644,7 +744,11 @@ export const make: (
           return {}
         })
         : Effect.fail(Rpc.error(Rpc.INVALID_PARAMS, "logging/setLevel needs a known level")),
-    "tools/list": (exchange) => Effect.sync(() => listResult(exchange.host, "tools", viewFor(exchange.host).listed)),
+    "tools/list": (exchange) =>
+      Effect.andThen(
+        untilSettled,
+        Effect.sync(() => listResult(exchange.host, "tools", viewFor(exchange.host).listed))
+      ),
     "tools/call": (exchange, params) =>
       Effect.gen(function*() {
         const name = yield* param(params, "name", "tools/call")
@@ -667,17 +771,20 @@ export const make: (
         return yield* callTool(exchange, params, name, params["arguments"])
       }),
     "prompts/list": (exchange) =>
-      Effect.sync(() =>
-        listResult(
-          exchange.host,
-          "prompts",
-          viewFor(exchange.host).prompts.map((p) => ({ ...p.prompt, name: p.exposed }))
+      Effect.andThen(
+        untilSettled,
+        Effect.sync(() =>
+          listResult(
+            exchange.host,
+            "prompts",
+            viewFor(exchange.host).prompts.map((p) => ({ ...p.prompt, name: p.exposed }))
+          )
         )
       ),
     "prompts/get": (exchange, params) =>
       Effect.gen(function*() {
         const name = yield* param(params, "name", "prompts/get")
-        const prompt = viewFor(exchange.host).prompt(name)
+        const prompt = yield* settledLookup(() => viewFor(exchange.host).prompt(name))
         if (prompt === undefined) return yield* Rpc.error(Rpc.INVALID_PARAMS, `Unknown prompt: ${name}`)
         if (prompt.offline) {
           return yield* Rpc.error(Rpc.INTERNAL_ERROR, unavailableText(`The prompt ${name}`, prompt.server))
@@ -688,11 +795,14 @@ export const make: (
         }, name)
       }),
     "resources/list": (exchange) =>
-      Effect.sync(() =>
-        listResult(exchange.host, "resources", [
-          ...routes.resources.filter((r) => allowed(exchange.host, r.server)).map((r) => r.resource),
-          statusResource
-        ])
+      Effect.andThen(
+        untilSettled,
+        Effect.sync(() =>
+          listResult(exchange.host, "resources", [
+            ...routes.resources.filter((r) => allowed(exchange.host, r.server)).map((r) => r.resource),
+            statusResource
+          ])
+        )
       ),
     "resources/templates/list": (exchange) =>
       Effect.sync(() =>
@@ -714,7 +824,7 @@ export const make: (
           )
           return cached(page)
         }
-        const route = routeFor(exchange.host, uri)
+        const route = yield* settledLookup(() => routeFor(exchange.host, uri))
         if (route === undefined) return yield* Rpc.error(Rpc.RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri })
         if (route.offline) {
           return yield* Rpc.error(Rpc.INTERNAL_ERROR, unavailableText(`The resource ${uri}`, route.server))
@@ -778,7 +888,7 @@ export const make: (
   const notModern = new Set(["initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"])
   const onlyModern = new Set(["server/discover"])
 
-  const request = (exchange: Exchange, params: unknown): Effect.Effect<unknown, Rpc.RpcError> => {
+  const serve = (exchange: Exchange, params: unknown): Effect.Effect<unknown, Rpc.RpcError> => {
     const method = exchange.method
     const handler = Object.hasOwn(methods, method) ? methods[method] : undefined
     const inEra = modern(exchange.host) ? !notModern.has(method) : !onlyModern.has(method)
@@ -786,9 +896,41 @@ export const make: (
       return Effect.fail(Rpc.error(Rpc.METHOD_NOT_FOUND, `Method not found: ${method}`))
     }
     if (draining && method !== "ping") {
+      recorder.refused("shutting_down")
       return Effect.fail(Rpc.error(Rpc.OVERLOADED, "The gateway is shutting down."))
     }
     return handler(exchange, isRecord(params) ? params : {})
+  }
+
+  /** Counts the request for its host; with metrics on, records its duration and outcome. */
+  const request = (exchange: Exchange, params: unknown): Effect.Effect<unknown, Rpc.RpcError> => {
+    const host = exchange.host
+    host.requests++
+    const served = serve(exchange, params)
+    if (!recorder.enabled) return Effect.tapError(served, () => Effect.sync(() => host.errors++))
+    return Effect.gen(function*() {
+      const started = yield* Clock.currentTimeNanos
+      const exit = yield* Effect.exit(served)
+      const seconds = Number((yield* Clock.currentTimeNanos) - started) / 1e9
+      const error = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined
+      if (Exit.isFailure(exit)) host.errors++
+      const known = Object.hasOwn(methods, exchange.method)
+      // Names from the host are recorded only once they proved known (no unbounded attribute values).
+      const name = isRecord(params) && typeof params["name"] === "string" ? params["name"] : undefined
+      const tool = exchange.method === "tools/call" && error?.code !== Rpc.INVALID_PARAMS &&
+          error?.code !== Rpc.METHOD_NOT_FOUND
+        ? name
+        : undefined
+      const toolError = Exit.isSuccess(exit) && isRecord(exit.value) && exit.value["isError"] === true
+      recorder.operation({
+        method: known ? exchange.method : "_OTHER",
+        tool,
+        errorType: Exit.isFailure(exit) ? String(error?.code ?? "_OTHER") : toolError ? "tool_error" : undefined,
+        transport: host.transport,
+        seconds
+      })
+      return yield* exit
+    })
   }
 
   const listen = (
@@ -849,8 +991,48 @@ export const make: (
       }
     })
 
+  /** What a host session's log lines say of it: no session id, nothing secret. */
+  const sessionFields = (host: Host): Record<string, unknown> => ({
+    host: host.number,
+    transport: host.transport,
+    protocol: host.protocolVersion,
+    client: host.clientInfo === undefined
+      ? "unnamed"
+      : `${host.clientInfo.name} ${host.clientInfo.version}`.slice(0, 120),
+    profile: host.profile ?? "(whole fleet)",
+    capabilities: ["elicitation", "sampling", "roots"].filter((name) => HostModule.declares(host, name)).join("+") ||
+      "none"
+  })
+
+  const attach = (host: Host): Effect.Effect<void> =>
+    Effect.gen(function*() {
+      fanout.attach(host)
+      if (host.openedAt !== undefined) return
+      host.openedAt = yield* Clock.currentTimeMillis
+      host.number = ++hostNumbers
+      recorder.counts(stats())
+      yield* Effect.logInfo("host session opened").pipe(Effect.annotateLogs(sessionFields(host)))
+    })
+
   const detach = (host: Host): Effect.Effect<void> =>
     Effect.gen(function*() {
+      if (host.openedAt !== undefined && !host.closed) {
+        const now = yield* Clock.currentTimeMillis
+        const fields = {
+          ...sessionFields(host),
+          seconds: Math.round((now - host.openedAt) / 100) / 10,
+          requests: host.requests,
+          errors: host.errors,
+          cancelled: host.inFlight.size,
+          subscriptions: host.subscriptions.size
+        }
+        recorder.sessionEnded({
+          protocolVersion: host.protocolVersion,
+          transport: host.transport,
+          seconds: (now - host.openedAt) / 1000
+        })
+        yield* Effect.logInfo("host session closed").pipe(Effect.annotateLogs(fields))
+      }
       host.closed = true
       fanout.detach(host)
       for (const id of [...host.asked.keys()]) {
@@ -865,11 +1047,22 @@ export const make: (
         const route = routes.route(uri)
         if (route !== undefined) yield* release(route.server, route.uri)
       }
+      recorder.counts(stats())
     })
 
-  const drain = Effect.suspend(() => {
+  const drain = Effect.gen(function*() {
     draining = true
-    return Effect.ignore(Effect.timeout(inFlight.idle, options.drainMs))
+    const calls = inFlight.size()
+    if (calls === 0) return
+    yield* Effect.logInfo("shutting down: waiting for the calls in flight").pipe(
+      Effect.annotateLogs({ calls, deadlineMs: options.drainMs })
+    )
+    const finished = yield* Effect.exit(Effect.timeout(inFlight.idle, options.drainMs))
+    yield* Exit.isSuccess(finished)
+      ? Effect.logInfo("shutting down: every call in flight finished")
+      : Effect.logWarning("shutting down: calls still in flight at the deadline are cancelled").pipe(
+        Effect.annotateLogs({ calls: inFlight.size() })
+      )
   })
 
   yield* refresh
@@ -882,8 +1075,8 @@ export const make: (
     response: (host, id, outcome) => {
       HostModule.answered(host, id, outcome)
     },
-    attach: fanout.attach,
-    detach,
+    attach: (host) => Effect.andThen(attach(host), Effect.sync(touched)),
+    detach: (host) => Effect.andThen(detach(host), Effect.sync(touched)),
     ready: () => manager.health().every((h) => h.state !== "starting"),
     status: statusText,
     toolInputSchema: (host, name) => typeof name === "string" ? viewFor(host).tool(name)?.tool.inputSchema : undefined,
@@ -892,7 +1085,12 @@ export const make: (
     countSessions: (count) => {
       sessions = count
     },
-    drain
+    drain,
+    metrics: recorder,
+    manager,
+    hosts: fanout.hosts,
+    calls,
+    activity
   }
   return engine
 })

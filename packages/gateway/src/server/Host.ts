@@ -49,6 +49,13 @@ export interface Host {
   push: (message: Record<string, unknown>) => boolean
   nextAsk: number
   closed: boolean
+  /** When the host's session opened (it finished `initialize`), by the engine's clock; `undefined` before. */
+  openedAt: number | undefined
+  /** Its number in the engine's log lines (never its session id, which would let a reader act in the session). */
+  number: number
+  /** Requests served, and those answered with an error. */
+  requests: number
+  errors: number
 }
 
 /** A new host. */
@@ -74,7 +81,11 @@ export const make = (options: {
   asked: new Map(),
   push: options.push ?? (() => false),
   nextAsk: 1,
-  closed: false
+  closed: false,
+  openedAt: undefined,
+  number: 0,
+  requests: 0,
+  errors: 0
 })
 
 /** One request of a host being served. */
@@ -104,7 +115,8 @@ export const declares = (host: Host, capability: string): boolean => host.capabi
 
 /**
  * Sends `method` to a 2025-era host (on `exchange`'s stream when given, else on its own channel) and waits for its
- * answer. Interrupted (the server that asked cancelled), it tells the host `notifications/cancelled`.
+ * answer. Interrupted (the server that asked cancelled), it tells the host `notifications/cancelled`, on the call's
+ * stream while that call is still open (a host without a `GET` stream hears it too), else on its own channel.
  */
 export const ask = (
   host: Host,
@@ -126,7 +138,13 @@ export const ask = (
     return Deferred.await(answer).pipe(
       Effect.onInterrupt(() =>
         Effect.sync(() => {
-          host.push(Rpc.notificationMessage("notifications/cancelled", { requestId: id, reason: "cancelled upstream" }))
+          // Where the question went: on the call's stream while the call is open, else on the host's own channel.
+          const cancelled = Rpc.notificationMessage("notifications/cancelled", {
+            requestId: id,
+            reason: "cancelled upstream"
+          })
+          const open = exchange !== undefined && host.inFlight.has(exchange.id) && exchange.related(cancelled)
+          if (!open) host.push(cancelled)
         })
       ),
       Effect.ensuring(Effect.sync(() => host.asked.delete(id)))

@@ -1,47 +1,56 @@
 /**
- * The gateway over Streamable HTTP: one endpoint (`/mcp`, and `/mcp/<profile>`) for both eras, plus `/healthz` and
- * `/readyz`, served by Effect's `HttpServer` (the application brings the platform's, e.g. `NodeHttpServer`).
+ * The gateway over Streamable HTTP: one endpoint (`/mcp`, and `/mcp/<profile>`) for both eras, plus `/healthz`,
+ * `/readyz` and the status page's routes (`status/StatusRoutes.ts`), served by Effect's `HttpServer` (the application
+ * brings the platform's, e.g. `NodeHttpServer`).
  *
  * - **Every request** first passes the checks in front: `Host` must name a loopback host (or an allowed one),
  *   `Origin`, when sent, a loopback origin (or an allowed one) — DNS rebinding —, then the bearer token when tokens
- *   are configured (constant-time compare). Bodies over `maxMessageBytes` are refused (413).
+ *   are configured (constant-time compare); the status page's routes take the page's cookie instead. Bodies over
+ *   `maxMessageBytes` are refused (413).
  * - **2025 era**: `initialize` opens a session (`Mcp-Session-Id`; at most `maxSessions`, the least recently used idle
  *   one closed to make room), `GET` opens its stream (what belongs to no request: list changes, resource updates,
  *   log entries, and requests to the host when the call's stream is gone), `DELETE` ends it; an unknown session is 404.
  * - **2026-07-28**: each request stands alone; its envelope and standard headers are checked first (400 with the
  *   era's error codes), `subscriptions/listen` is a stream.
  * - **Answers**: a request is answered with one JSON body, unless something related to it (progress, a log entry, a
- *   request to the host) comes before its result; then the answer is an SSE stream that ends with the result.
+ *   request to the host) comes before its result; then the answer is an SSE stream that ends with the result (in
+ *   the 2025 era primed and numbered, SEP-1699).
  *
  * @internal
  */
 import { Wire } from "@mcp-fleet/transport"
 import * as ByteSize from "effect/ByteSize"
+import type * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as PrometheusMetrics from "effect/observability/PrometheusMetrics"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Redacted from "effect/Redacted"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import * as StatusRoutes from "../status/StatusRoutes.ts"
 import type { Engine } from "./Engine.ts"
 import { LEGACY_VERSIONS } from "./Engine.ts"
 import type { Host } from "./Host.ts"
 import * as HostModule from "./Host.ts"
 import * as Incoming from "./Incoming.ts"
 import * as Modern from "./Modern.ts"
+import * as Replay from "./Replay.ts"
 import * as Rpc from "./Rpc.ts"
 
 /** One 2025-era session. */
 interface Session {
   readonly id: string
   readonly host: Host
-  /** The open GET stream, if any. */
-  stream: Queue.Queue<Record<string, unknown>> | undefined
+  /** Its SSE streams, kept for `Last-Event-ID` (`Replay`). */
+  readonly streams: Replay.Streams
+  /** Its `GET` stream (what belongs to no request), once one was opened. */
+  standalone: Replay.Resumable | undefined
   lastUsed: number
 }
 
@@ -59,24 +68,8 @@ const encoder = new TextEncoder()
 const event = (message: Record<string, unknown>) =>
   encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`)
 
-/** How long a 2025-era client should wait before reconnecting a dropped stream (the SSE `retry:` field). */
-const RETRY_MS = 1_000
-
-let streams = 0
-
-/**
- * The events of one 2025-era stream, each with an id (`<stream>-<n>`), the first a priming event (an id, the retry
- * delay and no data: SEP-1699).
- */
-const numbered = () => {
-  const stream = `s${++streams}`
-  let n = 0
-  return {
-    priming: encoder.encode(`id: ${stream}-${n++}\nretry: ${RETRY_MS}\ndata: \n\n`),
-    event: (message: Record<string, unknown>) =>
-      encoder.encode(`id: ${stream}-${n++}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`)
-  }
-}
+/** What a session keeps for resumption: its last 16 streams, the last 256 events of each. */
+const REPLAY_LIMITS = { maxStreams: 16, maxEvents: 256 }
 
 const SSE_HEADERS = { "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" }
 
@@ -124,11 +117,18 @@ const errorResponse = (status: number, id: string | number | null, error: Rpc.Rp
  * (they may outlive the HTTP exchange that started them: a 2025-era call whose client went away still finishes).
  */
 export const make = Effect.fnUntraced(function*(engine: Engine) {
-  const scope = yield* Scope.Scope
+  const outer = yield* Scope.Scope
+  // Requests are served in a scope of their own, made now: it closes after the drain (finalizers run last in,
+  // first out, and the drain is added later, by `McpGateway.layerHttp`), so closing the gateway waits for the calls
+  // in flight instead of interrupting them first.
+  const scope = yield* Scope.fork(outer, "parallel")
+  yield* Scope.addFinalizerExit(outer, (exit) => Scope.close(scope, exit))
   const options = engine.options
   const sessions = new Map<string, Session>()
   engine.countSessions(() => sessions.size)
   let draining = false
+  /** The fibers serving requests, until their answer is queued (the shutdown waits for them). */
+  const answering = new Set<Fiber.Fiber<unknown, unknown>>()
 
   // ---------------------------------------------------------------------------------------------------------------
   // Sessions.
@@ -136,12 +136,12 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
   const closeSession = (session: Session) =>
     Effect.gen(function*() {
       sessions.delete(session.id)
-      if (session.stream !== undefined) yield* Queue.shutdown(session.stream)
+      session.streams.endAll()
       yield* engine.detach(session.host)
     })
 
-  /** Idle: no GET stream, nothing in flight. */
-  const idle = (session: Session) => session.stream === undefined && session.host.inFlight.size === 0
+  /** Idle: no GET stream attached, nothing in flight. */
+  const idle = (session: Session) => session.standalone?.attached() !== true && session.host.inFlight.size === 0
 
   /** A new session, or `undefined` when every slot is busy. */
   const openSession = Effect.fnUntraced(function*(profile: string | undefined) {
@@ -157,10 +157,17 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
     const session: Session = {
       id,
       host: HostModule.make({ id, era: "legacy", transport: "http", profile, protocolVersion: LEGACY_VERSIONS[0]! }),
-      stream: undefined,
+      streams: Replay.make(REPLAY_LIMITS),
+      standalone: undefined,
       lastUsed: yield* Clock.currentTimeMillis
     }
-    session.host.push = (message) => session.stream !== undefined && Queue.offerUnsafe(session.stream, message)
+    // Kept for a resuming GET even while none is attached; delivered now only when one is.
+    session.host.push = (message) => {
+      const standalone = session.standalone
+      if (standalone === undefined) return false
+      standalone.send(message)
+      return standalone.attached()
+    }
     sessions.set(id, session)
     return session
   })
@@ -191,16 +198,18 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
     params: unknown,
     streams: boolean,
     cancelOnClose: boolean,
-    headers: Record<string, string>
+    headers: Record<string, string>,
+    replays?: Replay.Streams
   ) =>
     Effect.gen(function*() {
       if (host.inFlight.has(id)) {
         return errorResponse(400, id, Rpc.error(Rpc.INVALID_REQUEST, `Request id ${id} is already in use`))
       }
       if (host.inFlight.size >= options.maxInFlightPerHost) {
+        engine.metrics.refused("in_flight")
         return errorResponse(429, id, Rpc.error(Rpc.OVERLOADED, "Too many requests in flight; retry later."))
       }
-      const items = yield* Queue.unbounded<Item>()
+      const items = yield* Queue.unbounded<Item, Cause.Done>()
       const related = (message: Record<string, unknown>) =>
         streams ? Queue.offerUnsafe(items, { final: false, message, error: undefined }) : host.push(message)
       const exchange = Incoming.exchange(host, id, method, params, related)
@@ -208,23 +217,42 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
         Effect.exit,
         Effect.flatMap((exit) => Incoming.answer(id, exit)),
         Effect.flatMap(({ error, message }) => Queue.offer(items, { final: true, message, error })),
-        Effect.ensuring(Effect.sync(() => host.inFlight.delete(id))),
+        // Cancelled (the host's notifications/cancelled, its session closed): no answer, and its stream ends.
+        Effect.ensuring(Effect.sync(() => {
+          host.inFlight.delete(id)
+          Queue.endUnsafe(items)
+        })),
         Effect.forkIn(scope)
       )
       host.inFlight.set(id, fiber)
+      answering.add(fiber)
+      fiber.addObserver(() => answering.delete(fiber))
       const cancel = cancelOnClose ? Fiber.interrupt(fiber) : Effect.void
       const untilFinal = Stream.fromQueue(items).pipe(Stream.takeUntil((item) => item.final))
-      if (host.era === "legacy" && streams) {
-        // 2025 era: an SSE stream at once, primed (an event id and the retry delay), as the SDKs answer.
-        const sse = numbered()
-        return HttpServerResponse.stream(
-          Stream.concat(Stream.succeed(sse.priming), untilFinal.pipe(Stream.map((item) => sse.event(item.message)))),
-          { contentType: "text/event-stream", headers: { ...SSE_HEADERS, ...headers } }
-        )
-      }
-      const first = yield* Queue.take(items).pipe(Effect.onInterrupt(() => cancel))
+      // A result that comes first is one JSON body; an SSE stream only once something related comes before it. A
+      // primed stream for every 2025-era call cost 40 % more CPU per call (BENCHMARKS.md, issue 29).
+      const taken = yield* Queue.take(items).pipe(Effect.onInterrupt(() => cancel), Effect.option)
+      if (Option.isNone(taken)) return HttpServerResponse.empty({ status: 202, headers })
+      const first = taken.value
       const status = (error: Rpc.RpcError | undefined) => host.era === "modern" ? modernStatus(error) : 200
       if (first.final) return jsonResponse(first.message, status(first.error), headers)
+      if (replays !== undefined) {
+        // 2025 era: the stream is primed (an event id and the retry delay, SEP-1699), its events numbered and kept:
+        // the answer is written down even if the client went away, for the GET that resumes the stream.
+        const resumable = replays.open()
+        const pump = yield* Stream.concat(Stream.succeed(first), untilFinal).pipe(
+          Stream.runForEach((item) => Effect.sync(() => resumable.send(item.message))),
+          Effect.ensuring(Effect.sync(resumable.end)),
+          Effect.forkIn(scope)
+        )
+        // The shutdown waits for it too: the answer reaches the stream before the session closes.
+        answering.add(pump)
+        pump.addObserver(() => answering.delete(pump))
+        return HttpServerResponse.stream(resumable.body(undefined), {
+          contentType: "text/event-stream",
+          headers: { ...SSE_HEADERS, ...headers }
+        })
+      }
       return HttpServerResponse.stream(
         Stream.concat(Stream.succeed(first), untilFinal).pipe(
           Stream.map((item) => event(item.message)),
@@ -235,16 +263,11 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
     })
 
   /** A stream of messages pushed to `queue` until the client goes away; `onClose` runs then. */
-  const streamOf = (queue: Queue.Queue<Record<string, unknown>>, onClose: Effect.Effect<void>, primed: boolean) => {
-    const sse = numbered()
-    const events = primed
-      ? Stream.concat(Stream.succeed(sse.priming), Stream.fromQueue(queue).pipe(Stream.map(sse.event)))
-      : Stream.fromQueue(queue).pipe(Stream.map(event))
-    return HttpServerResponse.stream(events.pipe(Stream.ensuring(onClose)), {
+  const streamOf = (queue: Queue.Queue<Record<string, unknown>>, onClose: Effect.Effect<void>) =>
+    HttpServerResponse.stream(Stream.fromQueue(queue).pipe(Stream.map(event), Stream.ensuring(onClose)), {
       contentType: "text/event-stream",
       headers: SSE_HEADERS
     })
-  }
 
   // ---------------------------------------------------------------------------------------------------------------
   // The checks in front.
@@ -261,20 +284,21 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
         return HttpServerResponse.text("Forbidden: the Origin is not allowed", { status: 403 })
       }
     }
-    if (options.tokens.length > 0) {
-      const authorization = request.headers["authorization"] ?? ""
-      const presented = authorization.startsWith("Bearer ") ? authorization.slice(7).trim() : ""
-      let matched = false
-      for (const token of options.tokens) matched = constantTimeEqual(presented, Redacted.value(token)) || matched
-      if (!matched) {
-        return HttpServerResponse.text("Unauthorized", {
-          status: 401,
-          headers: { "www-authenticate": "Bearer realm=\"mcp-fleet\"" }
-        })
-      }
-    }
     return undefined
   }
+
+  /** The configured token the request presents (`Authorization: Bearer …`), if any; every one is compared. */
+  const bearer = (request: HttpServerRequest.HttpServerRequest): Redacted.Redacted<string> | undefined => {
+    const authorization = request.headers["authorization"] ?? ""
+    const presented = authorization.startsWith("Bearer ") ? authorization.slice(7).trim() : ""
+    let matched: Redacted.Redacted<string> | undefined
+    for (const token of options.tokens) {
+      if (constantTimeEqual(presented, Redacted.value(token))) matched ??= token
+    }
+    return matched
+  }
+
+  const status = options.statusPage ? yield* StatusRoutes.make(engine, options.tokens) : undefined
 
   // ---------------------------------------------------------------------------------------------------------------
   // The endpoint.
@@ -292,6 +316,7 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
         Effect.option
       )
       if (Option.isNone(body)) {
+        engine.metrics.refused("size")
         return errorResponse(
           413,
           null,
@@ -346,6 +371,7 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
             return HttpServerResponse.empty({ status: 202 })
           }
           if (draining) {
+            engine.metrics.refused("shutting_down")
             return errorResponse(503, message.id, Rpc.error(Rpc.OVERLOADED, "The gateway is shutting down."))
           }
           if (message.method === "subscriptions/listen") {
@@ -359,7 +385,7 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
                 ),
                 Effect.forkIn(scope)
               )
-            return streamOf(queue, Fiber.interrupt(fiber), false)
+            return streamOf(queue, Fiber.interrupt(fiber))
           }
           return yield* answer(host, message.id, message.method, message.params, streams, true, {})
         }
@@ -378,15 +404,17 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
           return errorResponse(400, message.id, Rpc.error(Rpc.INVALID_REQUEST, "This session is already initialized"))
         }
         if (draining) {
+          engine.metrics.refused("shutting_down")
           return errorResponse(503, message.id, Rpc.error(Rpc.OVERLOADED, "The gateway is shutting down."))
         }
         const session = yield* openSession(profile)
         if (session === undefined) {
+          engine.metrics.refused("sessions")
           return errorResponse(503, message.id, Rpc.error(Rpc.OVERLOADED, "Too many sessions are open; retry later."))
         }
         return yield* answer(session.host, message.id, message.method, message.params, streams, false, {
           "mcp-session-id": session.id
-        })
+        }, session.streams)
       }
       if (sessionId === undefined) {
         return errorResponse(
@@ -407,11 +435,11 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
       const host = session.host
       switch (message._tag) {
         case "Request":
-          return yield* answer(host, message.id, message.method, message.params, streams, false, {})
+          return yield* answer(host, message.id, message.method, message.params, streams, false, {}, session.streams)
         case "Notification":
           yield* engine.notification(host, message.method, message.params)
           if (message.method === "notifications/initialized") {
-            engine.attach(host)
+            yield* engine.attach(host)
           }
           return HttpServerResponse.empty({ status: 202 })
         case "Result":
@@ -438,20 +466,25 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
       }
       const session = sessions.get(sessionId)
       if (session === undefined) return errorResponse(404, null, Rpc.error(-32001, "Session not found"))
-      if (session.stream !== undefined) {
+      session.lastUsed = yield* Clock.currentTimeMillis
+      const touch = Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.sync(() => (session.lastUsed = now)))
+      const sse = (body: Stream.Stream<Uint8Array>) =>
+        HttpServerResponse.stream(body.pipe(Stream.ensuring(touch)), {
+          contentType: "text/event-stream",
+          headers: SSE_HEADERS
+        })
+      // A resumption (SEP-1699): the events after the one named, then the rest of that stream (a POST's answer, or
+      // the session's GET stream).
+      const lastEventId = request.headers["last-event-id"]
+      const resumed = lastEventId === undefined ? undefined : session.streams.find(lastEventId)
+      if (resumed !== undefined) return sse(resumed.stream.body(resumed.after))
+      if (session.standalone?.attached() === true) {
         return HttpServerResponse.text("Conflict: this session's stream is already open", { status: 409 })
       }
-      const queue = yield* Queue.unbounded<Record<string, unknown>>()
-      session.stream = queue
-      session.lastUsed = yield* Clock.currentTimeMillis
-      return streamOf(
-        queue,
-        Effect.gen(function*() {
-          if (session.stream === queue) session.stream = undefined
-          session.lastUsed = yield* Clock.currentTimeMillis
-        }),
-        true
-      )
+      // A new GET stream (what the previous one held and was not resumed is not replayed on it).
+      session.standalone?.end()
+      session.standalone = session.streams.open()
+      return sse(session.standalone.body(undefined))
     })
 
   const del = (request: HttpServerRequest.HttpServerRequest) =>
@@ -476,7 +509,22 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
       const path = request.url.split("?")[0] ?? "/"
       const refused = refuse(request)
       if (refused !== undefined) return refused
+      const token = bearer(request)
+      // The status page (`status/StatusRoutes.ts`): its own paths, signed in by the token or the page's cookie.
+      const page = status?.handle(request, path, token)
+      if (page !== undefined) return yield* page
+      if (options.tokens.length > 0 && token === undefined) {
+        return HttpServerResponse.text("Unauthorized", {
+          status: 401,
+          headers: { "www-authenticate": "Bearer realm=\"mcp-fleet\"" }
+        })
+      }
       if (path === "/healthz") return HttpServerResponse.text("ok\n")
+      if (path === "/metrics" && options.metrics) {
+        return HttpServerResponse.text(yield* PrometheusMetrics.format(), {
+          contentType: "text/plain; version=0.0.4; charset=utf-8"
+        })
+      }
       if (path === "/readyz") {
         return engine.ready() && !draining
           ? HttpServerResponse.text(`${engine.status()}\n`)
@@ -504,8 +552,13 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
   const shutdown = Effect.gen(function*() {
     draining = true
     yield* engine.drain
+    // A call that finished upstream is still being answered: its answer is queued before its session is closed.
+    yield* Effect.ignore(Effect.timeout(Fiber.awaitAll([...answering]), options.drainMs))
     yield* Effect.forEach([...sessions.values()], closeSession, { discard: true })
   })
 
-  return { handle, shutdown, sessions: () => sessions.size }
+  /** Ends the status page's event streams (they would hold the server's graceful close). */
+  const closeStreams = status?.close ?? Effect.void
+
+  return { handle, shutdown, closeStreams, sessions: () => sessions.size }
 })
