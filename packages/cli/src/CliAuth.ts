@@ -128,13 +128,15 @@ const UNATTENDED_REDIRECT = "http://127.0.0.1/callback"
  * `McpAuth` for the commands that run servers (`status`, `tools`, `call`): held tokens are sent and refreshed;
  * when the user would have to authorize, the prompt refuses at once (the server becomes `unauthorized`). A remote
  * entry with `auth` settings gets its own strategy (`ServerAuth`): a pre-registered client, or a machine grant that
- * needs nobody. One token store serves them all.
+ * needs nobody. One token store serves them all: the config directory's, or `tokens` when given (the shared one of
+ * `serve --redis`).
  *
  * @since 0.2.0
  * @category layers
  */
 export const unattendedFor = (
-  remote: ReadonlyArray<McpConfig.RemoteEntry>
+  remote: ReadonlyArray<McpConfig.RemoteEntry>,
+  tokens?: TokenStore.TokenStore["Service"] | undefined
 ): Layer.Layer<McpAuth.McpAuth, never, HttpClient.HttpClient | CliEnvironment | FileSystem.FileSystem | Path.Path> => {
   const interactive = { clientName: CLIENT_NAME, redirectUri: UNATTENDED_REDIRECT }
   return Layer.effect(
@@ -143,7 +145,7 @@ export const unattendedFor = (
   ).pipe(
     Layer.provide([
       AuthorizationPrompt.layerUnavailable("this command does not open a browser; `mcp-fleet auth login` does"),
-      unattendedStore
+      tokens === undefined ? unattendedStore : Layer.succeed(TokenStore.TokenStore, tokens)
     ])
   )
 }

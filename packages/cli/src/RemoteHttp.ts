@@ -4,6 +4,7 @@
  *
  * @since 0.2.0
  */
+import type * as TokenStore from "@mcp-fleet/auth/TokenStore"
 import type { McpConfig } from "@mcp-fleet/config"
 import type { ManagerOptions } from "@mcp-fleet/manager"
 import * as Effect from "effect/Effect"
@@ -28,20 +29,21 @@ export const provideHttpClient = <A, E, R>(effect: Effect.Effect<A, E, R>): Effe
   Effect.provide(effect, undici)
 
 /**
- * Provides `HttpClient` (undici) and the CLI's unattended `McpAuth` (tokens from the config directory, no prompt;
- * the `auth` settings of `remote`'s entries, see `ServerAuth`) to `effect` when `options` has a remote server;
- * otherwise `effect` as it is.
+ * Provides `HttpClient` (undici) and the CLI's unattended `McpAuth` (tokens from the config directory, or `tokens`
+ * when given (`serve --redis`); no prompt; the `auth` settings of `remote`'s entries, see `ServerAuth`) to `effect`
+ * when `options` has a remote server; otherwise `effect` as it is.
  *
  * @since 0.2.0
  * @category running
  */
 export const whenRemote = (
   options: ManagerOptions.ManagerOptions,
-  remote: ReadonlyArray<McpConfig.RemoteEntry> = []
+  remote: ReadonlyArray<McpConfig.RemoteEntry> = [],
+  tokens?: TokenStore.TokenStore["Service"] | undefined
 ) =>
 <A, E, R>(
   effect: Effect.Effect<A, E, R>
 ): Effect.Effect<A, E, R | CliEnvironment | FileSystem.FileSystem | Path.Path> =>
   Object.values(options.servers).some((server) => server.url !== undefined)
-    ? Effect.provide(effect, CliAuth.unattendedFor(remote).pipe(Layer.provideMerge(undici)))
+    ? Effect.provide(effect, CliAuth.unattendedFor(remote, tokens).pipe(Layer.provideMerge(undici)))
     : effect

@@ -31,16 +31,22 @@ import * as SecureRandom from "effect/crypto/SecureRandom"
 import * as Effect from "effect/Effect"
 import * as HttpServer from "effect/http/HttpServer"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import type * as Scope from "effect/Scope"
 import type * as Stdio from "effect/Stdio"
+import * as Stream from "effect/Stream"
+import * as ChangeBus from "./ChangeBus.ts"
 import type { GatewayOptions } from "./GatewayOptions.ts"
 import * as Options from "./GatewayOptions.ts"
+import { Relay } from "./internal/relay.ts"
 import * as ResultStore from "./ResultStore.ts"
 import * as Engine from "./server/Engine.ts"
 import * as Http from "./server/Http.ts"
 import * as Router from "./server/Router.ts"
 import * as StdioFront from "./server/Stdio.ts"
+import * as SessionSeal from "./SessionSeal.ts"
+import * as SharedState from "./SharedState.ts"
 
 /**
  * What answers the fleet's upstream requests (elicitation, sampling, roots): build the manager with its `handlers`.
@@ -75,11 +81,24 @@ export class McpGateway extends Context.Service<McpGateway, {
   readonly stats: () => Engine.Stats
   /** The engine the fronts serve (internal). */
   readonly engine: Engine.Engine
+  /** What seals 2025-11-25 HTTP sessions into their `Mcp-Session-Id`, when `SessionSeal` was in context (internal). */
+  readonly seal: SessionSeal.SessionSeal["Service"] | undefined
+  /** What relays hosts' answers between replicas, when the Redis side is in context (internal). */
+  readonly relay: Relay["Service"] | undefined
 }>()("@mcp-fleet/gateway/McpGateway") {}
 
 /**
  * The gateway over the fleet of the `McpManager` in context, whose clients were built with `GatewayRouter`'s
  * handlers.
+ *
+ * Replicas (issue 30): these services are used when they are in context, and the gateway is the single-machine one
+ * without them (`SharedState.layer` gives the last three, in process or in Redis):
+ * - `SessionSeal`: 2025-11-25 HTTP sessions are sealed into their `Mcp-Session-Id`, so any replica serves them;
+ * - `SharedState`: its status is a line of the status text (`fleet_status`, `/readyz`);
+ * - `ChangeBus`: a remote server's list changes are shared with the other replicas (see `Engine`);
+ * - the Redis side's relay (`SharedState.layer` with Redis): a host's answer to a request another replica asked it
+ *   (elicitation, sampling, roots) is relayed there;
+ * - `ResultStore`: the large-result store (default: one in process, from `options.results`).
  *
  * @since 0.1.0
  * @category layers
@@ -93,11 +112,36 @@ export const layer = (
       const manager = yield* McpManager.McpManager
       const router = yield* GatewayRouter
       const resolved = Options.resolve(options)
-      const store = yield* ResultStore.make(resolved.results).pipe(Effect.provide(SecureRandom.layerWebCrypto))
-      const engine = yield* Engine.make(manager, router, store, resolved)
-      return McpGateway.of({ status: engine.status, ready: engine.ready, stats: engine.stats, engine })
+      const given = yield* Effect.serviceOption(ResultStore.ResultStore)
+      const store = Option.isSome(given)
+        ? given.value
+        : yield* ResultStore.make(resolved.results).pipe(Effect.provide(SecureRandom.layerWebCrypto))
+      const shared = yield* sharedOf(manager)
+      const engine = yield* Engine.make(manager, router, store, resolved, shared)
+      const seal = Option.getOrUndefined(yield* Effect.serviceOption(SessionSeal.SessionSeal))
+      const relay = Option.getOrUndefined(yield* Effect.serviceOption(Relay))
+      return McpGateway.of({ status: engine.status, ready: engine.ready, stats: engine.stats, engine, seal, relay })
     })
   )
+
+/** The shared state and the change bus in context, if any; the status is followed so the status text reads it. */
+const sharedOf = Effect.fnUntraced(function*(manager: McpManager.McpManager["Service"]) {
+  const state = Option.getOrUndefined(yield* Effect.serviceOption(SharedState.SharedState))
+  const bus = Option.getOrUndefined(yield* Effect.serviceOption(ChangeBus.ChangeBus))
+  let status: SharedState.Status = { _tag: "InProcess" }
+  if (state !== undefined) {
+    status = yield* state.status
+    yield* state.changes.pipe(
+      Stream.runForEach((next) => Effect.sync(() => (status = next))),
+      Effect.forkScoped
+    )
+  }
+  return {
+    ...(state === undefined ? {} : { status: () => status }),
+    bus,
+    relist: (server: string) => Effect.ignore(manager.relist(server))
+  } satisfies Engine.Shared
+})
 
 /**
  * The manager's options as the gateway needs them: the router's handlers answer every server's requests (a server's
@@ -156,7 +200,7 @@ export const serveStdio = (
 export const layerHttp = (): Layer.Layer<never, never, McpGateway | HttpServer.HttpServer> =>
   Layer.effectDiscard(Effect.gen(function*() {
     const gateway = yield* McpGateway
-    const http = yield* Http.make(gateway.engine)
+    const http = yield* Http.make(gateway.engine, gateway.seal, gateway.relay)
     yield* HttpServer.serveEffect(http.handle)
     // Added after serving, so it runs before the server's own close (finalizers run last in, first out): calls are
     // refused and those in flight drained while the server still takes the hosts' answers, then the sessions (their

@@ -370,7 +370,8 @@ describe("the gateway's less travelled paths", { timeout: 90_000 }, () => {
           )
         )
         const priming = (yield* Effect.promise(() => call.next()))!
-        assert.match(priming.id ?? "", /^s\d+-0$/)
+        // The stream names this replica, the stream and the request (a tools/call, id 2: base64url of "2" is "Mg").
+        assert.match(priming.id ?? "", /^[A-Za-z0-9_-]+\.\d+\.cMg-0$/)
         const question = (yield* Effect.promise(() => call.next()))!
         assert.include(question.data, "elicitation/create")
         yield* Effect.promise(() => call.cancel())

@@ -124,6 +124,11 @@ export class McpManager extends Context.Service<McpManager, {
    * reconnection and `list_changed`.
    */
   readonly restart: (name: string) => Effect.Effect<void, UnknownServer>
+  /**
+   * Lists the server's tools again, as a `tools/list_changed` from it would (coalesced with its own): for a change
+   * the server told someone else of, such as another gateway replica. Nothing when it has no process now.
+   */
+  readonly relist: (name: string) => Effect.Effect<void, UnknownServer>
   /** Adds a server and starts it (unless disabled); its process is spawned before this returns. */
   readonly add: (name: string, config: ServerConfig) => Effect.Effect<void, DuplicateServer>
   /** Stops and forgets a server: its process is drained, `changes` reports `removed`, it leaves `health()`. */
@@ -361,6 +366,10 @@ export const make = Effect.fnUntraced(function*(
     restart: Effect.fn("McpManager.restart")(function*(name: string) {
       yield* lookup(name)
       yield* supervisor.locked(supervisor.restart(name))
+    }),
+    relist: Effect.fn("McpManager.relist")(function*(name: string) {
+      const record = yield* lookup(name)
+      if (record.conn !== undefined) yield* Connection.relist(record.conn)
     }),
     add: Effect.fn("McpManager.add")(function*(name: string, config: ServerConfig) {
       yield* supervisor.locked(Effect.gen(function*() {

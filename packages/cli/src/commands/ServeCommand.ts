@@ -32,12 +32,14 @@ import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import type * as Stdio from "effect/Stdio"
+import * as Stream from "effect/Stream"
 import { CliEnvironment } from "../CliEnvironment.ts"
 import * as CliFlags from "../CliFlags.ts"
 import * as Diagnostics from "../Diagnostics.ts"
 import * as FleetConfig from "../FleetConfig.ts"
 import * as OneShot from "../OneShot.ts"
 import * as RemoteHttp from "../RemoteHttp.ts"
+import * as ServeShared from "../ServeShared.ts"
 
 /**
  * The parsed flags of `serve`.
@@ -53,6 +55,8 @@ export interface Input {
   readonly tokenEnv: Option.Option<string>
   readonly prefix: "always" | "conditional" | "never"
   readonly profiles: Option.Option<string>
+  readonly redis: Option.Option<Redacted.Redacted<string>>
+  readonly sessionKeyFile: Option.Option<string>
   readonly maxSessions: Option.Option<number>
   readonly metrics: boolean
   readonly otlp: Option.Option<string>
@@ -94,21 +98,33 @@ const parseAddress = (text: string): { readonly host: string; readonly port: num
 }
 
 /** Serves over HTTP until interrupted; prints the URL once listening. */
-const serveHttp = (address: { readonly host: string; readonly port: number }) =>
+const serveHttp = (address: { readonly host: string; readonly port: number }, shared: string | undefined) =>
   Effect.gen(function*() {
     // `node:http` is imported by `serve --http` only, not with the CLI (its facade loads undici: see LoopbackPrompt).
     const [NodeHttpServer, { createServer }] = yield* Effect.promise(() =>
       Promise.all([import("@effect/platform-node/NodeHttpServer"), import("node:http")])
     )
-    // Slow clients are cut off: headers within 15 s, a whole request body within 60 s (Node's timers).
+    // Slow clients are cut off: headers within 15 s, a whole request body within 60 s (Node's timers). An idle
+    // keep-alive connection is kept 65 s (Node's default is 5 s): longer than a balancer keeps its idle connections
+    // to a replica (HAProxy purges them within seconds, cloud balancers after 60 s), so that the balancer never sends
+    // a request on a connection the replica is closing at that moment (the host would get a connection error for a
+    // call no replica saw fail: the scale test met it after Redis' outage).
     const server = yield* Layer.build(
       NodeHttpServer.layer(
-        () => createServer({ headersTimeout: 15_000, requestTimeout: 60_000, connectionsCheckingInterval: 5_000 }),
+        () =>
+          createServer({
+            headersTimeout: 15_000,
+            requestTimeout: 60_000,
+            keepAliveTimeout: 65_000,
+            connectionsCheckingInterval: 5_000
+          }),
         address
       )
-    ).pipe(Effect.mapError((error) =>
-      new ServeFailed({ reason: `cannot listen on ${address.host}:${address.port}: ${error.message}` })
-    ))
+    ).pipe(
+      Effect.mapError((error) =>
+        new ServeFailed({ reason: `cannot listen on ${address.host}:${address.port}: ${error.message}` })
+      )
+    )
     yield* Layer.build(McpGateway.layerHttp()).pipe(Effect.provide(server))
     const bound = Context.get(server, HttpServer.HttpServer).address
     const port = "port" in bound ? bound.port : address.port
@@ -117,6 +133,15 @@ const serveHttp = (address: { readonly host: string; readonly port: number }) =>
     yield* Console.log(JSON.stringify({ url }))
     yield* Console.error(`mcp-fleet serve: listening on ${url} (Ctrl-C to stop)`)
     yield* Console.error(`mcp-fleet serve: status page at http://${host}:${port}/ (read-only; same token as /mcp)`)
+    if (shared !== undefined) yield* Console.error(`mcp-fleet serve: ${shared}`)
+    // Once every server has settled (what /readyz waits for), one line says so: the moment a balancer may send hosts.
+    const manager = yield* McpManager.McpManager
+    yield* manager.snapshots.pipe(
+      Stream.filter((healths) => healths.every((h) => h.state !== "starting")),
+      Stream.runHead,
+      Effect.andThen(Console.error(`mcp-fleet serve: ready (every server has settled)`)),
+      Effect.forkScoped
+    )
     return yield* Effect.never
   })
 
@@ -203,6 +228,20 @@ export const command: Command.Command<
       ),
       Flag.optional
     ),
+    redis: Flag.Redacted("redis").pipe(
+      Flag.withMetavar("URL"),
+      Flag.withDescription(
+        "Share state with the other replicas of this gateway in Redis (redis://HOST:PORT, rediss://…): upstream OAuth tokens (one refresh per expiry in all), list changes, large results. Redis may be down: the replica serves what needs no shared state and reconnects."
+      ),
+      Flag.optional
+    ),
+    sessionKeyFile: Flag.String("session-key-file").pipe(
+      Flag.withMetavar("FILE"),
+      Flag.withDescription(
+        "Over HTTP, seal 2025-11-25 sessions into their Mcp-Session-Id with the keys of FILE (one key a line, 32 random bytes in base64: openssl rand -base64 32; the first seals, all open), so that any replica with the same file serves them."
+      ),
+      Flag.optional
+    ),
     maxSessions: Flag.Int("max-sessions").pipe(
       Flag.withMetavar("N"),
       Flag.withDescription(
@@ -231,6 +270,9 @@ export const command: Command.Command<
     }
     const address = Option.isSome(input.http) ? parseAddress(input.http.value) : undefined
     if (typeof address === "string") return yield* new ServeFailed({ reason: address })
+    if (address === undefined && Option.isSome(input.sessionKeyFile)) {
+      return yield* new ServeFailed({ reason: "--session-key-file seals HTTP sessions: it needs --http" })
+    }
     const { env } = yield* CliEnvironment
     const tokens: Array<Redacted.Redacted<string>> = []
     if (Option.isSome(input.tokenEnv)) {
@@ -259,32 +301,43 @@ export const command: Command.Command<
     // Long-running: the manager's own reconnection policy, as `status --watch` uses.
     const options = { ...OneShot.managerOptions(file, diagnostics), reconnect: undefined }
     const servers = (edited: McpConfig.McpConfig) => OneShot.managerOptions(edited, diagnostics).servers
-    const program = Effect.gen(function*() {
-      const manager = yield* McpManager.McpManager
-      yield* Effect.forkScoped(FleetConfig.follow(input.config, manager, { servers }))
-      if (address === undefined) {
-        yield* McpGateway.serveStdio({ profile })
-        return
-      }
-      yield* serveHttp(address)
-    })
-    yield* program.pipe(
-      Effect.scoped,
-      Effect.provide(
-        McpGateway.layerFleet(options, {
-          tokens,
-          prefix: input.prefix,
-          profiles,
-          metrics,
-          ...(Option.isSome(input.maxSessions) ? { maxSessions: input.maxSessions.value } : {})
-        }).pipe(
-          // The manager records FleetMetrics, and the transport its request metrics, only with telemetry on.
-          metrics ? Layer.provide(Telemetry.layer()) : identity
-        )
-      ),
-      Option.isSome(input.otlp) ? Effect.provide(otlpMetrics(input.otlp.value)) : identity,
-      RemoteHttp.whenRemote(options)
-    )
+    // What replicas share (`--redis`, `--session-key-file`): nothing is built, and no Redis code loads, without them.
+    const shared = Option.isNone(input.redis) && Option.isNone(input.sessionKeyFile)
+      ? Effect.succeed(undefined)
+      : ServeShared.make({
+        redis: Option.getOrUndefined(input.redis),
+        sessionKeyFile: Option.getOrUndefined(input.sessionKeyFile)
+      }).pipe(Effect.mapError((reason) => new ServeFailed({ reason })))
+    const program = (shared: ServeShared.Shared | undefined) =>
+      Effect.gen(function*() {
+        const manager = yield* McpManager.McpManager
+        yield* Effect.forkScoped(FleetConfig.follow(input.config, manager, { servers }))
+        if (shared !== undefined) yield* Effect.forkScoped(ServeShared.announce(shared))
+        if (address === undefined) {
+          yield* McpGateway.serveStdio({ profile })
+          return
+        }
+        yield* serveHttp(address, shared?.describe)
+      })
+    yield* Effect.scoped(Effect.flatMap(shared, (shared) =>
+      program(shared).pipe(
+        Effect.scoped,
+        Effect.provide(
+          McpGateway.layerFleet(options, {
+            tokens,
+            prefix: input.prefix,
+            profiles,
+            metrics,
+            ...(Option.isSome(input.maxSessions) ? { maxSessions: input.maxSessions.value } : {})
+          }).pipe(
+            // The manager records FleetMetrics, and the transport its request metrics, only with telemetry on.
+            metrics ? Layer.provide(Telemetry.layer()) : identity
+          )
+        ),
+        Option.isSome(input.otlp) ? Effect.provide(otlpMetrics(input.otlp.value)) : identity,
+        RemoteHttp.whenRemote(options, file.remote, shared?.tokens),
+        Effect.provideContext(shared?.gateway ?? Context.empty())
+      )))
   })
 ).pipe(
   Command.withDescription(

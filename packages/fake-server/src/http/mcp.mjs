@@ -44,9 +44,15 @@ const ECHO_TOOL = {
   inputSchema: { type: "object", additionalProperties: true }
 }
 
+/** The server's own tool-set generation, which `shared-tools` sessions share. */
+const server = { generation: 0 }
+
 /** One MCP session. `onMessage(message, ctx)` returns what the message was: request, notification, response, invalid. */
 export function createMcpSession({ flags, opts, label }) {
-  let generation = 0
+  // `shared-tools`: the tool set is the server's, not the session's (a change is seen by every session, and only the
+  // session that made it is told, as a server built of one SDK `Server` per session behaves).
+  const own = { generation: 0 }
+  const toolSet = flags.has("shared-tools") ? server : own
   let initializeAnswered = false
   let nextServerRequest = 0
   const inFlight = new Map() // id → ctx (an answer is written only while its id is in flight)
@@ -78,6 +84,7 @@ export function createMcpSession({ flags, opts, label }) {
         inputSchema: objectSchema({ value: { type: "string" } })
       })
     }
+    const generation = toolSet.generation
     if (generation > 0) {
       tools.push({
         name: `generation_${generation}`,
@@ -130,7 +137,7 @@ export function createMcpSession({ flags, opts, label }) {
         if (args.burst !== undefined && !isCount(args.burst)) {
           return answer(id, toolError("burst must be an integer >= 0"))
         }
-        generation += 1
+        const generation = ++toolSet.generation
         for (let i = 0; i < (args.burst ?? 1); i++) {
           ctx.push({ jsonrpc: "2.0", method: "notifications/tools/list_changed" })
         }
@@ -184,7 +191,9 @@ export function createMcpSession({ flags, opts, label }) {
         if (match !== null && Number(match[1]) >= 1 && Number(match[1]) <= opts.tools) {
           return answer(id, { ...text(`${name}:${JSON.stringify(args)}`), structuredContent: { tool: name, args } })
         }
-        if (generation > 0 && name === `generation_${generation}`) return answer(id, text(`${name} called`))
+        if (toolSet.generation > 0 && name === `generation_${toolSet.generation}`) {
+          return answer(id, text(`${name} called`))
+        }
         return fail(id, -32602, `Unknown tool: ${name}`)
       }
     }

@@ -19,6 +19,7 @@ export const FLAGS = new Set([
   "no-retry", // SSE streams carry no `retry:` field
   "get-never-closes", // DELETE and shutdown leave open GET streams open (the client must abort them)
   "forget-sessions", // every request that carries an Mcp-Session-Id gets 404 (a load balancer without affinity)
+  "shared-tools", // change_tools changes the server's tool set (every session sees it) and tells only its own session
   "no-endpoint", // legacy-sse: the GET stream never sends its `endpoint` event (it stays open, silent)
   "hang", // initialize is answered, later requests never are (stdio parity)
   "no-initialize" // initialize is never answered (stdio parity)

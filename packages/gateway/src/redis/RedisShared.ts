@@ -15,8 +15,10 @@ import type * as SecureRandom from "effect/crypto/SecureRandom"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as PubSub from "effect/PubSub"
 import * as SubscriptionRef from "effect/SubscriptionRef"
 import * as ChangeBus from "../ChangeBus.ts"
+import { Relay } from "../internal/relay.ts"
 import { type RedisOptions, SharedState } from "../internal/sharedState.ts"
 import * as ResultStore from "../ResultStore.ts"
 import * as RedisChangeBus from "./RedisChangeBus.ts"
@@ -59,7 +61,12 @@ export interface Options {
 export const layer = (
   options: Options
 ): Layer.Layer<
-  SharedState | ChangeBus.ChangeBus | ResultStore.ResultStore | TokenStore.TokenStore | RedisConnection.RedisConnection,
+  | SharedState
+  | ChangeBus.ChangeBus
+  | ResultStore.ResultStore
+  | TokenStore.TokenStore
+  | RedisConnection.RedisConnection
+  | Relay,
   never,
   SecureRandom.SecureRandom
 > => {
@@ -77,10 +84,29 @@ export const layer = (
       status: SubscriptionRef.get(redis.status),
       changes: SubscriptionRef.changes(redis.status)
     })
+    // Answers to requests another replica asked a 2025-11-25 host travel on the connection's channel too.
+    const relay = Relay.of({
+      publish: (answer) =>
+        redis.publish("relay", answer).pipe(
+          Effect.catch((error) =>
+            Effect.logWarning("Redis is unreachable; a host's answer for another replica was dropped").pipe(
+              Effect.annotateLogs({ reason: error.reason })
+            )
+          )
+        ),
+      subscribe: Effect.map(redis.events, (events) =>
+        Effect.gen(function*() {
+          while (true) {
+            const event = yield* PubSub.take(events)
+            if (event._tag === "Message" && event.kind === "relay") return event.body
+          }
+        }))
+    })
     return Context.make(TokenStore.TokenStore, tokens).pipe(
       Context.add(ChangeBus.ChangeBus, bus),
       Context.add(ResultStore.ResultStore, results),
-      Context.add(SharedState, state)
+      Context.add(SharedState, state),
+      Context.add(Relay, relay)
     )
   }))
   return parts.pipe(Layer.provideMerge(connection))

@@ -23,9 +23,11 @@ import * as Scope from "effect/Scope"
 import * as Semaphore from "effect/Semaphore"
 import * as Stream from "effect/Stream"
 import * as CallWindow from "../CallWindow.ts"
+import type * as ChangeBus from "../ChangeBus.ts"
 import * as GatewayMetrics from "../GatewayMetrics.ts"
 import type { Resolved } from "../GatewayOptions.ts"
 import * as HostLimits from "../HostLimits.ts"
+import * as SharedState from "../internal/sharedState.ts"
 import * as ListChanges from "../ListChanges.ts"
 import * as Profiles from "../Profiles.ts"
 import * as ResourceRoutes from "../ResourceRoutes.ts"
@@ -66,8 +68,12 @@ export interface Engine {
   ) => Effect.Effect<never, Rpc.RpcError>
   /** A notification from a host. */
   readonly notification: (host: Host, method: string, params: unknown) => Effect.Effect<void>
-  /** A response from a host, to a request the gateway asked it. */
-  readonly response: (host: Host, id: string | number, outcome: { result: unknown } | { error: Rpc.RpcError }) => void
+  /** A response from a host, to a request the gateway asked it; `false` when no such request waits here. */
+  readonly response: (
+    host: Host,
+    id: string | number,
+    outcome: { result: unknown } | { error: Rpc.RpcError }
+  ) => boolean
   /**
    * A 2025-era host that finished `initialize`: it hears list changes and log entries from now on; its session's
    * log line is written.
@@ -148,17 +154,35 @@ const ENVELOPE = new Set([
 const MODERN_RESULT_FIELDS = ["resultType", "ttlMs", "cacheScope"]
 const SERVER_INFO_META = "io.modelcontextprotocol/serverInfo"
 
+/**
+ * What the engine shares with other replicas, when there are any (`SharedState`, `ChangeBus`): absent, the engine is
+ * the single-machine gateway.
+ */
+export interface Shared {
+  /** The shared state's status now, rendered in the status text (and so in `/readyz`). */
+  readonly status?: (() => SharedState.Status) | undefined
+  /**
+   * The change bus: a remote server's lists that changed here are published, and another replica's change makes
+   * this one list that server again (`relist`) when its own lists differ.
+   */
+  readonly bus?: ChangeBus.ChangeBus["Service"] | undefined
+  /** Lists a server again, as its `list_changed` would. */
+  readonly relist?: ((server: string) => Effect.Effect<void>) | undefined
+}
+
 /** Builds the engine over the manager and the router its clients answer through. */
 export const make: (
   manager: McpManager.McpManager["Service"],
   router: Router,
   store: ResultStore.ResultStore["Service"],
-  options: Resolved
+  options: Resolved,
+  shared?: Shared
 ) => Effect.Effect<Engine, never, Scope.Scope> = Effect.fnUntraced(function*(
   manager: McpManager.McpManager["Service"],
   router: Router,
   store: ResultStore.ResultStore["Service"],
-  options: Resolved
+  options: Resolved,
+  shared: Shared = {}
 ) {
   const scope = yield* Scope.Scope
   const recorder = options.metrics ? GatewayMetrics.make(yield* Effect.context<never>()) : GatewayMetrics.off
@@ -255,10 +279,83 @@ export const make: (
     }
   })
 
+  // ---------------------------------------------------------------------------------------------------------------
+  // Replicas: the change bus. Each replica has its own connection to a remote (HTTP) server, and a server may tell
+  // only one of them that its lists changed (its notification goes to one session's stream). The replica that saw
+  // it publishes the server's new fingerprint; a replica whose own lists of that server differ lists it again, and
+  // its hosts then hear of the change through `ListChanges`, once (its fingerprint dedupes the triggers). Stdio
+  // servers are processes of each replica: a change in one is not a change in another's, so they are not shared.
+
+  /** The fingerprint of each ready remote server's lists, as this replica sees them. */
+  const remoteFingerprints = (): Map<
+    string,
+    { readonly fingerprints: ListChanges.Fingerprints; readonly key: string }
+  > => {
+    const remote = new Set(
+      manager.health().filter((h) => h.transport !== "stdio" && h.state === "ready").map((h) => h.name)
+    )
+    const of = <A extends { readonly server: string; readonly offline: boolean }>(
+      items: ReadonlyArray<A>,
+      server: string
+    ) => items.filter((item) => item.server === server && !item.offline)
+    const fingerprints = new Map<string, { readonly fingerprints: ListChanges.Fingerprints; readonly key: string }>()
+    for (const server of remote) {
+      const f = ListChanges.fingerprint({
+        tools: of(surface.tools, server).map((t) => t.item),
+        resources: of(surface.resources, server).map((r) => r.item),
+        resourceTemplates: of(surface.templates, server).map((t) => t.item),
+        prompts: of(surface.prompts, server).map((p) => p.item)
+      })
+      fingerprints.set(server, { fingerprints: f, key: `${f.prompts}.${f.resources}.${f.tools}` })
+    }
+    return fingerprints
+  }
+
+  const shareChanges = (bus: ChangeBus.ChangeBus["Service"]) =>
+    Effect.gen(function*() {
+      let known = remoteFingerprints()
+      const refreshes = yield* PubSub.subscribe(refreshed)
+      yield* Effect.gen(function*() {
+        while (true) {
+          yield* PubSub.take(refreshes)
+          const now = remoteFingerprints()
+          for (const [server, current] of now) {
+            const before = known.get(server)
+            if (before === undefined || before.key === current.key) continue
+            yield* bus.publish({
+              _tag: "ListChanged",
+              server,
+              kinds: ListChanges.diff(before.fingerprints, current.fingerprints),
+              fingerprint: current.key
+            })
+          }
+          known = now
+        }
+      }).pipe(Effect.forkIn(scope))
+      const relist = shared.relist
+      if (relist === undefined) return
+      const changes = yield* bus.subscribe
+      yield* Effect.gen(function*() {
+        while (true) {
+          const change = yield* PubSub.take(changes)
+          if (change._tag === "ListChanged") {
+            const mine = remoteFingerprints().get(change.server)
+            if (mine !== undefined && mine.key !== change.fingerprint) yield* relist(change.server)
+          } else if (change._tag === "Resync") {
+            // Changes may have been missed while the bus was away: every remote server is listed again.
+            yield* Effect.forEach([...remoteFingerprints().keys()], relist, { discard: true })
+          }
+        }
+      }).pipe(Effect.forkIn(scope))
+    })
+
   yield* manager.snapshots.pipe(Stream.runForEach(() => refresh), Effect.forkIn(scope))
   yield* manager.catalogChanges.pipe(Stream.runForEach(() => refresh), Effect.forkIn(scope))
+  // Subscribed before the watch reads its baseline: a refresh in between (a server becoming ready while the gateway
+  // starts) is a trigger, not lost; lost, the first refresh after it told hosts of a change they had already listed.
+  const triggers = yield* PubSub.subscribe(refreshed)
   yield* ListChanges.watch({
-    triggers: Stream.fromPubSub(refreshed),
+    triggers: Stream.fromSubscription(triggers),
     read: Effect.sync(() => ({
       tools: surface.tools.map((t) => ({ ...t.item, name: `${t.server}/${t.item.name}` })),
       resources: surface.resources.map((r) => r.item),
@@ -336,6 +433,7 @@ export const make: (
     lines.push(
       `gateway: ${hosts} host(s) connected, ${sessions} HTTP session(s), ${listeners} listen stream(s), ${calls} call(s) in flight`
     )
+    if (shared.status !== undefined) lines.push(SharedState.describe(shared.status()).line)
     return lines.join("\n")
   }
 
@@ -1066,15 +1164,14 @@ export const make: (
   })
 
   yield* refresh
+  if (shared.bus !== undefined) yield* shareChanges(shared.bus)
 
   const engine: Engine = {
     options,
     request,
     listen,
     notification,
-    response: (host, id, outcome) => {
-      HostModule.answered(host, id, outcome)
-    },
+    response: (host, id, outcome) => HostModule.answered(host, id, outcome),
     attach: (host) => Effect.andThen(attach(host), Effect.sync(touched)),
     detach: (host) => Effect.andThen(detach(host), Effect.sync(touched)),
     ready: () => manager.health().every((h) => h.state !== "starting"),

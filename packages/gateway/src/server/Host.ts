@@ -47,6 +47,8 @@ export interface Host {
   readonly asked: Map<string | number, Deferred.Deferred<unknown, Rpc.RpcError>>
   /** Sends on the host's own channel; `false` when it has none open (the message is dropped). */
   push: (message: Record<string, unknown>) => boolean
+  /** The start of the ids of requests asked of the host (`fleet-`; a replica's tag in it when answers may be relayed). */
+  askPrefix: string
   nextAsk: number
   closed: boolean
   /** When the host's session opened (it finished `initialize`), by the engine's clock; `undefined` before. */
@@ -80,6 +82,7 @@ export const make = (options: {
   inFlight: new Map(),
   asked: new Map(),
   push: options.push ?? (() => false),
+  askPrefix: "fleet-",
   nextAsk: 1,
   closed: false,
   openedAt: undefined,
@@ -126,7 +129,7 @@ export const ask = (
 ): Effect.Effect<unknown, Rpc.RpcError> =>
   Effect.suspend(() => {
     if (host.closed) return Effect.fail(Rpc.error(Rpc.INTERNAL_ERROR, "The host that made this call has gone."))
-    const id = `fleet-${host.nextAsk++}`
+    const id = `${host.askPrefix}${host.nextAsk++}`
     const answer = Deferred.makeUnsafe<unknown, Rpc.RpcError>()
     host.asked.set(id, answer)
     const message = Rpc.requestMessage(id, method, params)

@@ -31,8 +31,11 @@ import * as PrometheusMetrics from "effect/observability/PrometheusMetrics"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Redacted from "effect/Redacted"
+import * as Result from "effect/Result"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import type { Relay } from "../internal/relay.ts"
+import type * as SessionSeal from "../SessionSeal.ts"
 import * as StatusRoutes from "../status/StatusRoutes.ts"
 import type { Engine } from "./Engine.ts"
 import { LEGACY_VERSIONS } from "./Engine.ts"
@@ -42,9 +45,11 @@ import * as Incoming from "./Incoming.ts"
 import * as Modern from "./Modern.ts"
 import * as Replay from "./Replay.ts"
 import * as Rpc from "./Rpc.ts"
+import * as Sealed from "./Sealed.ts"
 
-/** One 2025-era session. */
+/** One 2025-era session (on this replica: with sealed ids, the same session may be served by others too). */
 interface Session {
+  /** The key in the table: the `Mcp-Session-Id` itself, or with sealed ids the session's `sid`. */
   readonly id: string
   readonly host: Host
   /** Its SSE streams, kept for `Last-Event-ID` (`Replay`). */
@@ -52,6 +57,8 @@ interface Session {
   /** Its `GET` stream (what belongs to no request), once one was opened. */
   standalone: Replay.Resumable | undefined
   lastUsed: number
+  /** With sealed ids: the id last opened for this session, and what it held. */
+  opened: { readonly id: string; readonly opened: SessionSeal.Opened } | undefined
 }
 
 /** What a request's answer is made of: messages tied to it, then its response. */
@@ -70,6 +77,13 @@ const event = (message: Record<string, unknown>) =>
 
 /** What a session keeps for resumption: its last 16 streams, the last 256 events of each. */
 const REPLAY_LIMITS = { maxStreams: 16, maxEvents: 256 }
+
+/**
+ * How long a 2025-era request whose result has not come (nor anything related to it) is answered with nothing: then
+ * its answer becomes a primed SSE stream, so that a long call can be resumed (`Last-Event-ID`: on this replica from
+ * its `Replay`, on another one answered at once when this one has died). A quicker result is one JSON body.
+ */
+const PRIME_AFTER_MS = 1_000
 
 const SSE_HEADERS = { "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" }
 
@@ -116,7 +130,11 @@ const errorResponse = (status: number, id: string | number | null, error: Rpc.Rp
  * The HTTP application of the gateway: the handler of every request. `scope` owns the fibers that serve requests
  * (they may outlive the HTTP exchange that started them: a 2025-era call whose client went away still finishes).
  */
-export const make = Effect.fnUntraced(function*(engine: Engine) {
+export const make = Effect.fnUntraced(function*(
+  engine: Engine,
+  seal?: SessionSeal.SessionSeal["Service"],
+  relay?: Relay["Service"]
+) {
   const outer = yield* Scope.Scope
   // Requests are served in a scope of their own, made now: it closes after the drain (finalizers run last in,
   // first out, and the drain is added later, by `McpGateway.layerHttp`), so closing the gateway waits for the calls
@@ -129,6 +147,8 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
   let draining = false
   /** The fibers serving requests, until their answer is queued (the shutdown waits for them). */
   const answering = new Set<Fiber.Fiber<unknown, unknown>>()
+  /** The event ids of this replica's SSE streams: they name it (a tag new at each start) and the request. */
+  const ids = Sealed.eventIds(crypto.randomUUID().slice(0, 8))
 
   // ---------------------------------------------------------------------------------------------------------------
   // Sessions.
@@ -143,26 +163,32 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
   /** Idle: no GET stream attached, nothing in flight. */
   const idle = (session: Session) => session.standalone?.attached() !== true && session.host.inFlight.size === 0
 
-  /** A new session, or `undefined` when every slot is busy. */
-  const openSession = Effect.fnUntraced(function*(profile: string | undefined) {
-    if (sessions.size >= options.maxSessions) {
-      let oldest: Session | undefined
-      for (const session of sessions.values()) {
-        if (idle(session) && (oldest === undefined || session.lastUsed < oldest.lastUsed)) oldest = session
-      }
-      if (oldest === undefined) return undefined
-      yield* closeSession(oldest)
+  /** Room for one more session (the least recently used idle one closed); `false` when every slot is busy. */
+  const makeRoom = Effect.fnUntraced(function*() {
+    if (sessions.size < options.maxSessions) return true
+    let oldest: Session | undefined
+    for (const session of sessions.values()) {
+      if (idle(session) && (oldest === undefined || session.lastUsed < oldest.lastUsed)) oldest = session
     }
-    const id = crypto.randomUUID()
+    if (oldest === undefined) return false
+    yield* closeSession(oldest)
+    return true
+  })
+
+  /** Registers a session of `host` under `id` (its `Replay` streams empty: a session rebuilt here starts afresh). */
+  const register = Effect.fnUntraced(function*(id: string, host: Host, opened: Session["opened"]) {
     const session: Session = {
       id,
-      host: HostModule.make({ id, era: "legacy", transport: "http", profile, protocolVersion: LEGACY_VERSIONS[0]! }),
+      host,
       streams: Replay.make(REPLAY_LIMITS),
       standalone: undefined,
-      lastUsed: yield* Clock.currentTimeMillis
+      lastUsed: yield* Clock.currentTimeMillis,
+      opened
     }
+    // The requests asked of the host name this replica, so that an answer reaching another one is relayed here.
+    host.askPrefix = `fleet-${ids.replica}-`
     // Kept for a resuming GET even while none is attached; delivered now only when one is.
-    session.host.push = (message) => {
+    host.push = (message) => {
       const standalone = session.standalone
       if (standalone === undefined) return false
       standalone.send(message)
@@ -171,6 +197,82 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
     sessions.set(id, session)
     return session
   })
+
+  /** A new session, or `undefined` when every slot is busy. */
+  const openSession = Effect.fnUntraced(function*(profile: string | undefined) {
+    if (!(yield* makeRoom())) return undefined
+    const id = crypto.randomUUID()
+    return yield* register(
+      id,
+      HostModule.make({ id, era: "legacy", transport: "http", profile, protocolVersion: LEGACY_VERSIONS[0]! }),
+      undefined
+    )
+  })
+
+  /**
+   * The session a request's `Mcp-Session-Id` names: `Unknown` (404) when there is none, `Full` (503) when a sealed
+   * id must be served by a new local session and every slot is busy. With sealed ids, an id this replica has no
+   * session for is opened and its host built from it (the session was opened on another replica, or this one forgot
+   * it); a log level sealed into a newer id of the same session is applied.
+   */
+  const sessionFor = (id: string): Effect.Effect<Session | "Unknown" | "Full"> =>
+    Effect.gen(function*() {
+      if (seal === undefined) return sessions.get(id) ?? "Unknown"
+      const opened = yield* Effect.option(seal.open(id))
+      if (Option.isNone(opened)) return "Unknown"
+      const local = sessions.get(opened.value.sid)
+      if (local !== undefined) {
+        if (local.opened?.id !== id) {
+          local.opened = { id, opened: opened.value }
+          local.host.logLevel = opened.value.state.logLevel
+        }
+        return local
+      }
+      if (!(yield* makeRoom())) return "Full"
+      const session = yield* register(opened.value.sid, Sealed.hostOf(opened.value), { id, opened: opened.value })
+      yield* engine.attach(session.host)
+      return session
+    })
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Answers to requests asked of a host: settled here, or relayed to the replica that asked (its tag is in the id).
+
+  const ASKED_BY = /^fleet-([A-Za-z0-9_-]+)-\d+$/
+
+  const answered = (session: Session, id: string | number, outcome: { result: unknown } | { error: Rpc.RpcError }) =>
+    Effect.suspend(() => {
+      if (engine.response(session.host, id, outcome)) return Effect.void
+      const asker = typeof id === "string" ? ASKED_BY.exec(id)?.[1] : undefined
+      if (relay === undefined || session.opened === undefined || asker === undefined || asker === ids.replica) {
+        return Effect.void
+      }
+      return relay.publish({
+        to: asker,
+        sid: session.opened.opened.sid,
+        id,
+        outcome: "result" in outcome
+          ? { result: outcome.result }
+          : { error: { code: outcome.error.code, message: outcome.error.message, data: outcome.error.data } }
+      })
+    })
+
+  if (relay !== undefined) {
+    const next = yield* relay.subscribe.pipe(Scope.provide(scope))
+    yield* Effect.gen(function*() {
+      while (true) {
+        const answer = Sealed.relayedAnswer(yield* next, ids.replica)
+        const session = answer === undefined ? undefined : sessions.get(answer.sid)
+        if (answer !== undefined && session !== undefined) engine.response(session.host, answer.id, answer.outcome)
+      }
+    }).pipe(Effect.forkIn(scope))
+  }
+
+  /** The answer for a request naming a session that `sessionFor` did not find. */
+  const noSession = (found: "Unknown" | "Full", id: string | number | null) => {
+    if (found === "Unknown") return errorResponse(404, id, Rpc.error(-32001, "Session not found"))
+    engine.metrics.refused("sessions")
+    return errorResponse(503, id, Rpc.error(Rpc.OVERLOADED, "Too many sessions are open; retry later."))
+  }
 
   // Sessions unused for `sessionIdleMs` (no stream, nothing in flight) are closed.
   const sweepEvery = Math.max(1_000, Math.min(options.sessionIdleMs, 60_000))
@@ -230,17 +332,26 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
       const cancel = cancelOnClose ? Fiber.interrupt(fiber) : Effect.void
       const untilFinal = Stream.fromQueue(items).pipe(Stream.takeUntil((item) => item.final))
       // A result that comes first is one JSON body; an SSE stream only once something related comes before it. A
-      // primed stream for every 2025-era call cost 40 % more CPU per call (BENCHMARKS.md, issue 29).
-      const taken = yield* Queue.take(items).pipe(Effect.onInterrupt(() => cancel), Effect.option)
-      if (Option.isNone(taken)) return HttpServerResponse.empty({ status: 202, headers })
-      const first = taken.value
+      // primed stream for every 2025-era call cost 40 % more CPU per call (BENCHMARKS.md, issue 29). A 2025-era call
+      // still running after PRIME_AFTER_MS gets its primed stream then, so that it can be resumed.
+      const resumable = replays !== undefined && streams
+      const take = Effect.option(Queue.take(items))
+      const taken = yield* (resumable ? Effect.timeoutOption(take, PRIME_AFTER_MS) : Effect.asSome(take)).pipe(
+        Effect.onInterrupt(() => cancel)
+      )
+      if (Option.isSome(taken) && Option.isNone(taken.value)) return HttpServerResponse.empty({ status: 202, headers })
+      const first = Option.isSome(taken) ? taken.value : Option.none()
       const status = (error: Rpc.RpcError | undefined) => host.era === "modern" ? modernStatus(error) : 200
-      if (first.final) return jsonResponse(first.message, status(first.error), headers)
+      if (Option.isSome(first) && first.value.final) {
+        return jsonResponse(first.value.message, status(first.value.error), headers)
+      }
+      const all = Option.isSome(first) ? Stream.concat(Stream.succeed(first.value), untilFinal) : untilFinal
       if (replays !== undefined) {
         // 2025 era: the stream is primed (an event id and the retry delay, SEP-1699), its events numbered and kept:
-        // the answer is written down even if the client went away, for the GET that resumes the stream.
-        const resumable = replays.open()
-        const pump = yield* Stream.concat(Stream.succeed(first), untilFinal).pipe(
+        // the answer is written down even if the client went away, for the GET that resumes the stream. Its event
+        // ids name this replica and the request, so that another replica can answer it if this one dies (`Sealed`).
+        const resumable = replays.open(ids.stream({ id, call: method === "tools/call" }).prefix)
+        const pump = yield* all.pipe(
           Stream.runForEach((item) => Effect.sync(() => resumable.send(item.message))),
           Effect.ensuring(Effect.sync(resumable.end)),
           Effect.forkIn(scope)
@@ -254,7 +365,7 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
         })
       }
       return HttpServerResponse.stream(
-        Stream.concat(Stream.succeed(first), untilFinal).pipe(
+        all.pipe(
           Stream.map((item) => event(item.message)),
           Stream.ensuring(cancel)
         ),
@@ -267,6 +378,68 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
     HttpServerResponse.stream(Stream.fromQueue(queue).pipe(Stream.map(event), Stream.ensuring(onClose)), {
       contentType: "text/event-stream",
       headers: SSE_HEADERS
+    })
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Sealed sessions: initialize and logging/setLevel are served to the end before they are answered, since their
+  // answer carries the (new) sealed id: one JSON body (nothing related comes on their own stream).
+
+  const initializeSealed = (
+    seal: SessionSeal.SessionSeal["Service"],
+    id: string | number,
+    params: unknown,
+    profile: string | undefined
+  ) =>
+    Effect.gen(function*() {
+      // The handshake runs on a host of its own; the session is made from what it negotiated, once sealed.
+      const handshake = HostModule.make({
+        id: "initialize",
+        era: "legacy",
+        transport: "http",
+        profile,
+        protocolVersion: LEGACY_VERSIONS[0]!
+      })
+      const exit = yield* Effect.exit(
+        engine.request(Incoming.exchange(handshake, id, "initialize", params, () => false), params)
+      )
+      const answered = yield* Incoming.answer(id, exit)
+      if (answered.error !== undefined) return jsonResponse(answered.message, 200)
+      const sealed = yield* Sealed.stateOf(handshake).pipe(Effect.flatMap(seal.seal), Effect.result)
+      if (Result.isFailure(sealed)) {
+        return errorResponse(400, id, Rpc.error(Rpc.INVALID_REQUEST, sealed.failure.message))
+      }
+      const opened = yield* seal.open(sealed.success).pipe(Effect.orDie) // just sealed with the current key
+      if (!(yield* makeRoom())) return noSession("Full", id)
+      // Attached at once: `notifications/initialized` may reach another replica (any replica attaches the session
+      // it rebuilds), and a host opens its GET stream only once initialized anyway.
+      const session = yield* register(opened.sid, Sealed.hostOf(opened), { id: sealed.success, opened })
+      yield* engine.attach(session.host)
+      return jsonResponse(answered.message, 200, { "mcp-session-id": sealed.success })
+    })
+
+  const setLevelSealed = (
+    seal: SessionSeal.SessionSeal["Service"],
+    session: Session,
+    id: string | number,
+    params: unknown
+  ) =>
+    Effect.gen(function*() {
+      const host = session.host
+      const exit = yield* Effect.exit(
+        engine.request(Incoming.exchange(host, id, "logging/setLevel", params, host.push), params)
+      )
+      const answered = yield* Incoming.answer(id, exit)
+      const before = session.opened
+      if (answered.error !== undefined || before === undefined) return jsonResponse(answered.message, 200)
+      // The level is sealed into a new id (same session, same expiry): hosts that take it keep it on every replica.
+      const resealed = yield* Sealed.stateOf(host).pipe(
+        Effect.flatMap((state) => seal.reseal(before.opened, state)),
+        Effect.option
+      )
+      if (Option.isNone(resealed)) return jsonResponse(answered.message, 200)
+      const opened = yield* Effect.option(seal.open(resealed.value))
+      if (Option.isSome(opened)) session.opened = { id: resealed.value, opened: opened.value }
+      return jsonResponse(answered.message, 200, { "mcp-session-id": resealed.value })
     })
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -407,6 +580,9 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
           engine.metrics.refused("shutting_down")
           return errorResponse(503, message.id, Rpc.error(Rpc.OVERLOADED, "The gateway is shutting down."))
         }
+        if (seal !== undefined) {
+          return yield* initializeSealed(seal, message.id, message.params, profile)
+        }
         const session = yield* openSession(profile)
         if (session === undefined) {
           engine.metrics.refused("sessions")
@@ -423,18 +599,17 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
           Rpc.error(Rpc.INVALID_REQUEST, "Bad Request: no Mcp-Session-Id (send initialize first)")
         )
       }
-      const session = sessions.get(sessionId)
-      if (session === undefined) {
-        return errorResponse(
-          404,
-          message._tag === "Request" ? message.id : null,
-          Rpc.error(-32001, "Session not found")
-        )
+      const session = yield* sessionFor(sessionId)
+      if (typeof session === "string") {
+        return noSession(session, message._tag === "Request" ? message.id : null)
       }
       session.lastUsed = yield* Clock.currentTimeMillis
       const host = session.host
       switch (message._tag) {
         case "Request":
+          if (seal !== undefined && session.opened !== undefined && message.method === "logging/setLevel") {
+            return yield* setLevelSealed(seal, session, message.id, message.params)
+          }
           return yield* answer(host, message.id, message.method, message.params, streams, false, {}, session.streams)
         case "Notification":
           yield* engine.notification(host, message.method, message.params)
@@ -443,11 +618,11 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
           }
           return HttpServerResponse.empty({ status: 202 })
         case "Result":
-          engine.response(host, message.id, { result: message.result })
+          yield* answered(session, message.id, { result: message.result })
           return HttpServerResponse.empty({ status: 202 })
         case "Error":
           if (message.id !== null) {
-            engine.response(host, message.id, {
+            yield* answered(session, message.id, {
               error: Rpc.error(message.code, message.message, message.hasData ? message.data : undefined)
             })
           }
@@ -464,8 +639,8 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
           headers: { allow: "POST, DELETE" }
         })
       }
-      const session = sessions.get(sessionId)
-      if (session === undefined) return errorResponse(404, null, Rpc.error(-32001, "Session not found"))
+      const session = yield* sessionFor(sessionId)
+      if (typeof session === "string") return noSession(session, null)
       session.lastUsed = yield* Clock.currentTimeMillis
       const touch = Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.sync(() => (session.lastUsed = now)))
       const sse = (body: Stream.Stream<Uint8Array>) =>
@@ -478,12 +653,21 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
       const lastEventId = request.headers["last-event-id"]
       const resumed = lastEventId === undefined ? undefined : session.streams.find(lastEventId)
       if (resumed !== undefined) return sse(resumed.stream.body(resumed.after))
+      // A request's stream of another replica resumed here (the replica that held it is gone): answered at once, on
+      // a stream named for that request again (resumable here, or answered again by another replica).
+      const lost = Sealed.resumedElsewhere(ids, lastEventId)
+      if (lost !== undefined) {
+        const answer = session.streams.open(ids.stream(lost.request).prefix)
+        answer.send(lost.message)
+        answer.end()
+        return sse(answer.body(undefined))
+      }
       if (session.standalone?.attached() === true) {
         return HttpServerResponse.text("Conflict: this session's stream is already open", { status: 409 })
       }
       // A new GET stream (what the previous one held and was not resumed is not replayed on it).
       session.standalone?.end()
-      session.standalone = session.streams.open()
+      session.standalone = session.streams.open(ids.stream(undefined).prefix)
       return sse(session.standalone.body(undefined))
     })
 
@@ -496,8 +680,8 @@ export const make = Effect.fnUntraced(function*(engine: Engine) {
           headers: { allow: "POST" }
         })
       }
-      const session = sessions.get(sessionId)
-      if (session === undefined) return errorResponse(404, null, Rpc.error(-32001, "Session not found"))
+      const session = yield* sessionFor(sessionId)
+      if (typeof session === "string") return noSession(session, null)
       yield* closeSession(session)
       return HttpServerResponse.empty({ status: 200 })
     })

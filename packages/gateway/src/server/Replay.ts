@@ -3,9 +3,12 @@
  * was (SEP-1699, `Last-Event-ID` on a `GET`): the session's own `GET` stream, and each `POST` answered with a
  * stream (its messages, then the answer).
  *
- * - Event ids are `<stream>-<n>`: `n` = 0 is the priming event (an id, the `retry:` delay, no data), messages count
- *   from 1. A resumed response replays the events after the one named, then carries on with the stream, and only
- *   that stream (never another stream's messages).
+ * - Event ids are `<prefix>-<n>`, the prefix given when the stream is opened (the replica's scheme,
+ *   `Sealed.EventIds`: it names the replica, the stream and, for a request's stream, the request); `n` = 0 is the
+ *   priming event (an id, the `retry:` delay, no data), messages count from 1. A resumed response replays the events
+ *   after the one named, then carries on with the stream, and only that stream (never another stream's messages).
+ *   An id this session does not keep (another replica's, one forgotten) is not found here: what to do then is the
+ *   caller's (`Sealed.resumedElsewhere`).
  * - A stream's messages are kept whether or not a response is attached: a `POST` whose client went away still gets
  *   its answer written down, for the `GET` that resumes it. Bounded: the last `maxEvents` events of a stream and the
  *   last `maxStreams` streams of a session (ended ones go first).
@@ -25,6 +28,7 @@ export const RETRY_MS = 1_000
 
 /** One resumable stream. */
 export interface Resumable {
+  /** The prefix of its event ids. */
   readonly id: string
   /** Numbers and keeps a message, and writes it to the attached response, if any. */
   readonly send: (message: Record<string, unknown>) => void
@@ -43,21 +47,22 @@ export interface Resumable {
 
 /** The streams of one session. */
 export interface Streams {
-  readonly open: () => Resumable
+  /** A new stream whose event ids are `<prefix>-<n>` (`prefix` unique to the stream). */
+  readonly open: (prefix: string) => Resumable
   /** The stream and the event number a `Last-Event-ID` names, if this session still keeps them. */
   readonly find: (lastEventId: string) => { readonly stream: Resumable; readonly after: number } | undefined
   /** Ends every stream (the session is closing). */
   readonly endAll: () => void
 }
 
-let streamIds = 0
+/** `<prefix>-<n>`: the prefix may hold `-` itself (base64url), the number is what follows the last one. */
+const EVENT_ID = /^(.+)-(\d{1,15})$/
 
 /** The streams of a new session. */
 export const make = (limits: { readonly maxStreams: number; readonly maxEvents: number }): Streams => {
   const streams = new Map<string, Resumable & { readonly ended: () => boolean }>()
 
-  const open = (): Resumable => {
-    const id = `s${++streamIds}`
+  const open = (id: string): Resumable => {
     const events: Array<{ readonly n: number; readonly bytes: Uint8Array }> = []
     let next = 1
     let ended = false
@@ -103,7 +108,7 @@ export const make = (limits: { readonly maxStreams: number; readonly maxEvents: 
   return {
     open,
     find: (lastEventId) => {
-      const match = /^(s\d+)-(\d+)$/.exec(lastEventId.trim())
+      const match = EVENT_ID.exec(lastEventId.trim())
       const stream = match === null ? undefined : streams.get(match[1]!)
       return stream === undefined ? undefined : { stream, after: Number(match![2]) }
     },

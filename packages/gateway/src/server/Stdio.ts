@@ -120,7 +120,7 @@ export const serve = (
             Effect.andThen(message.method === "notifications/initialized" ? engine.attach(host) : Effect.void)
           )
         case "Result":
-          return Effect.sync(() => engine.response(host, message.id, { result: message.result }))
+          return Effect.sync(() => void engine.response(host, message.id, { result: message.result }))
         case "Error":
           return Effect.sync(() => {
             if (message.id !== null) {

@@ -65,7 +65,9 @@ export const make = Effect.fnUntraced(function*(tokens: ReadonlyArray<Redacted.R
       // Expired, or later than any cookie this gateway issues.
       if (expiry <= now || expiry > now + TTL_MS) return false
       const tag = Base64Url.decode(match[2]!)
-      if (Result.isFailure(tag)) return false
+      // Only the canonical spelling: the last character of 43 carries two unused bits, and a tag whose spelling
+      // differs from the one issued is not the one issued.
+      if (Result.isFailure(tag) || Base64Url.encode(tag.success) !== match[2]) return false
       for (const key of keys) {
         if (yield* Effect.orElseSucceed(mac.verify(key, tag.success, message(expiry)), () => false)) return true
       }

@@ -147,6 +147,12 @@ export const onCallFailed = (
   if (reason !== undefined && ledger.isCurrent(name, conn)) needsAuthorization({ ledger, options }, name, reason)
 }
 
+/** What lists each connection's tools again, as its `tools/list_changed` would (set by `serve`). */
+const relisters = new WeakMap<Conn, Effect.Effect<void>>()
+
+/** Lists `conn`'s tools again, as a `tools/list_changed` from it would; nothing before it is served. */
+export const relist = (conn: Conn): Effect.Effect<void> => relisters.get(conn) ?? Effect.void
+
 /**
  * Forks the connection's reader and lister into its scope. With `discoverFirst` the lister runs discovery
  * first (a first start or a restart); a reconnected connection has been discovered by its supervisor already.
@@ -159,6 +165,7 @@ export const serve = Effect.fnUntraced(function*(env: Env, name: string, conn: C
     Queue.offer(refresh, undefined),
     Effect.sync(() => env.ledger.isCurrent(name, conn) && env.ledger.transition(name, { _tag: "ListChangedSeen" }))
   )
+  relisters.set(conn, changed)
   // Notifications are read on their own fiber, never on the transport's reader.
   yield* client.notifications.pipe(
     Stream.filter((n) => n.method === "notifications/tools/list_changed"),
