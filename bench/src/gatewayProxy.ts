@@ -23,7 +23,7 @@
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodeServices from "@effect/platform-node/NodeServices"
-import { McpClient, type McpClientOptions, type RemoteClient } from "@mcp-fleet/transport"
+import { McpClient, type McpClientOptions } from "@mcp-fleet/transport"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
@@ -81,7 +81,7 @@ const childPid = (marker: string): number | undefined => {
 // -------------------------------------------------------------------------------------------------------------------
 // Targets.
 
-type ClientOptions = McpClientOptions.McpClientOptions | RemoteClient.RemoteOptions
+type ClientOptions = McpClientOptions.McpClientOptions | McpClientOptions.RemoteOptions
 
 interface Target {
   readonly id: string

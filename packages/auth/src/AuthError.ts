@@ -6,6 +6,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import * as Kind from "./internal/Kind.ts"
 import type { UrlRefused } from "./UrlPolicy.ts"
 
 /**
@@ -23,9 +24,9 @@ export class DiscoveryFailed extends Schema.TaggedError<DiscoveryFailed>("@mcp-f
     cause: Schema.optional(Schema.Defect())
   }
 ) {
-  /** Permanent: no metadata was found at any of the well-known URLs. */
-  get isRetryable(): boolean {
-    return false
+  /** The server's for good: no metadata was found at any of the well-known URLs. */
+  get kind(): Kind.ServerFault {
+    return Kind.serverFault
   }
   override get message(): string {
     return `No ${this.what} was found (tried ${this.tried.join(", ")}).`
@@ -41,9 +42,9 @@ export class DiscoveryFailed extends Schema.TaggedError<DiscoveryFailed>("@mcp-f
 export class ResourceMismatch extends Schema.TaggedError<ResourceMismatch>(
   "@mcp-fleet/auth/AuthError/ResourceMismatch"
 )("ResourceMismatch", { expected: Schema.String, advertised: Schema.String }) {
-  /** Permanent: the metadata names another resource. */
-  get isRetryable(): boolean {
-    return false
+  /** The server's for good: the metadata names another resource. */
+  get kind(): Kind.ServerFault {
+    return Kind.serverFault
   }
   override get message(): string {
     return `The protected resource metadata is for ${this.advertised}, not for the MCP server ${this.expected}.`
@@ -61,9 +62,9 @@ export class PkceUnsupported extends Schema.TaggedError<PkceUnsupported>("@mcp-f
   "PkceUnsupported",
   { issuer: Schema.String, advertised: Schema.optional(Schema.Array(Schema.String)) }
 ) {
-  /** Permanent: the authorization server does not offer S256. */
-  get isRetryable(): boolean {
-    return false
+  /** The server's for good: the authorization server does not offer S256. */
+  get kind(): Kind.ServerFault {
+    return Kind.serverFault
   }
   override get message(): string {
     return this.advertised === undefined
@@ -82,9 +83,9 @@ export class PkceUnsupported extends Schema.TaggedError<PkceUnsupported>("@mcp-f
 export class RegistrationFailed extends Schema.TaggedError<RegistrationFailed>(
   "@mcp-fleet/auth/AuthError/RegistrationFailed"
 )("RegistrationFailed", { issuer: Schema.String, reason: Schema.String, cause: Schema.optional(Schema.Defect()) }) {
-  /** Permanent: no client id can be obtained without a configuration change. */
-  get isRetryable(): boolean {
-    return false
+  /** A configuration fault: no client id can be obtained without a configuration change. */
+  get kind(): Kind.ConfigFault {
+    return Kind.configFault
   }
   override get message(): string {
     return `Could not register a client with the authorization server ${this.issuer}: ${this.reason}.`
@@ -101,9 +102,9 @@ export class RegistrationFailed extends Schema.TaggedError<RegistrationFailed>(
 export class AuthorizationFailed extends Schema.TaggedError<AuthorizationFailed>(
   "@mcp-fleet/auth/AuthError/AuthorizationFailed"
 )("AuthorizationFailed", { issuer: Schema.String, reason: Schema.String, cause: Schema.optional(Schema.Defect()) }) {
-  /** Permanent: the user's authorization failed or was refused. */
-  get isRetryable(): boolean {
-    return false
+  /** Needs the user: their authorization failed or was refused, so they must authorize again. */
+  get kind(): Kind.NeedsUser {
+    return Kind.needsUser(this.message)
   }
   override get message(): string {
     return `Authorization at ${this.issuer} failed: ${this.reason}.`
@@ -126,9 +127,12 @@ export class TokenRequestFailed extends Schema.TaggedError<TokenRequestFailed>(
   oauthError: Schema.optional(Schema.String),
   cause: Schema.optional(Schema.Defect())
 }) {
-  /** Transient when the endpoint could not be reached, timed out or answered garbage (no OAuth `error`); permanent for an OAuth error such as `invalid_grant`. */
-  get isRetryable(): boolean {
-    return this.oauthError === undefined
+  /**
+   * Transient when the endpoint could not be reached, timed out or answered garbage (no OAuth `error`); an OAuth
+   * error such as `invalid_grant` needs the user (the grant is dead: they must authorize again).
+   */
+  get kind(): Kind.Transient | Kind.NeedsUser {
+    return this.oauthError === undefined ? Kind.transient : Kind.needsUser(this.message)
   }
   override get message(): string {
     return `The token request (${this.grant}) to ${this.endpoint} failed: ${this.reason}.`
@@ -145,9 +149,9 @@ export class TokenRequestFailed extends Schema.TaggedError<TokenRequestFailed>(
 export class CleartextRefused extends Schema.TaggedError<CleartextRefused>(
   "@mcp-fleet/auth/AuthError/CleartextRefused"
 )("CleartextRefused", { server: Schema.String }) {
-  /** Permanent: the server's URL must change to HTTPS. */
-  get isRetryable(): boolean {
-    return false
+  /** A configuration fault: the server's URL must change to HTTPS. */
+  get kind(): Kind.ConfigFault {
+    return Kind.configFault
   }
   override get message(): string {
     return `The MCP server ${this.server} is plain HTTP off the loopback interface, and a bearer token is never sent over cleartext: use its https:// URL.`
@@ -200,7 +204,12 @@ export class SigningFailed extends Schema.TaggedError<SigningFailed>("@mcp-fleet
 
 /**
  * Authorization is needed and could not be completed: the host must let the user authorize (for the CLI:
- * `mcp-fleet auth login <server>`). `reason` is the message of the error that stopped the flow.
+ * `mcp-fleet auth login <server>`). `reason` is the message of the error that stopped the flow, without any secret.
+ *
+ * The one class for this failure in every package: `McpAuth` raises it with the `resource` it authorizes for, and the
+ * transport, when a request to a server was refused, adds which one: `server` (its label), `method` and the HTTP
+ * `status` (401, or a 403 `insufficient_scope` that step-ups did not satisfy). Retrying will not help until the
+ * user authorizes.
  *
  * @since 0.1.0
  * @category errors
@@ -208,16 +217,27 @@ export class SigningFailed extends Schema.TaggedError<SigningFailed>("@mcp-fleet
 export class AuthorizationRequired extends Schema.TaggedError<AuthorizationRequired>(
   "@mcp-fleet/auth/AuthError/AuthorizationRequired"
 )("AuthorizationRequired", {
-  resource: Schema.String,
   reason: Schema.String,
+  /** The protected resource (the MCP server's canonical URL), when `McpAuth` raised it. */
+  resource: Schema.optionalKey(Schema.String),
+  /** The server's label, when a request to it was refused. */
+  server: Schema.optionalKey(Schema.String),
+  /** The request that was refused. */
+  method: Schema.optionalKey(Schema.String),
+  /** The HTTP status that refused it. */
+  status: Schema.optionalKey(Schema.Number),
   cause: Schema.optional(Schema.Defect())
 }) {
-  /** Permanent: the user must authorize first (for the CLI: `mcp-fleet auth login`). */
-  get isRetryable(): boolean {
-    return false
+  /** Needs the user: nothing succeeds until they authorize (for the CLI: `mcp-fleet auth login`). */
+  get kind(): Kind.NeedsUser {
+    return Kind.needsUser(this.reason)
   }
   override get message(): string {
-    return `The MCP server ${this.resource} needs authorization: ${this.reason}`
+    if (this.server === undefined) return `The MCP server ${this.resource ?? ""} needs authorization: ${this.reason}`
+    const refused = this.method === undefined
+      ? ""
+      : ` (${this.method} was answered HTTP ${this.status === undefined ? "401" : this.status})`
+    return `MCP server "${this.server}" needs authorization${refused}: ${this.reason}`
   }
 }
 

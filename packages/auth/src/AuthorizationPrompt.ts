@@ -13,6 +13,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
+import * as Kind from "./internal/Kind.ts"
 
 /**
  * What arrived at the redirect URI: the code (secret), `state`, `iss`, or an OAuth `error`.
@@ -54,6 +55,10 @@ export class PromptFailed extends Schema.TaggedError<PromptFailed>("@mcp-fleet/a
   "PromptFailed",
   { reason: Schema.String, cause: Schema.optional(Schema.Defect()) }
 ) {
+  /** Needs the user: the prompt could not get their answer. */
+  get kind(): Kind.NeedsUser {
+    return Kind.needsUser(this.message)
+  }
   override get message(): string {
     return `The authorization prompt failed: ${this.reason}.`
   }

@@ -110,43 +110,45 @@ const refusedEndpoint = (metadata: AuthorizationServerMetadata, server: string) 
  * @since 0.1.0
  * @category discovery
  */
-export const discover = (
+export const discover: (
   issuer: string,
   server: string
-): Effect.Effect<AuthorizationServerMetadata, DiscoveryFailed, HttpClient.HttpClient> =>
-  Effect.gen(function*() {
-    const tried: Array<string> = []
-    const verdict = UrlPolicy.judge("authorization server", issuer, server)
-    if (verdict._tag === "Refused" || URL.parse(issuer) === null) {
-      const reason = verdict._tag === "Refused" ? verdict.reason : "it is not an absolute URL"
-      yield* Effect.logWarning("Refused an authorization server named for the MCP server").pipe(
-        Effect.annotateLogs({ server, issuer: UrlPolicy.show(issuer), reason })
+) => Effect.Effect<AuthorizationServerMetadata, DiscoveryFailed, HttpClient.HttpClient> = Effect.fnUntraced(function*(
+  issuer: string,
+  server: string
+) {
+  const tried: Array<string> = []
+  const verdict = UrlPolicy.judge("authorization server", issuer, server)
+  if (verdict._tag === "Refused" || URL.parse(issuer) === null) {
+    const reason = verdict._tag === "Refused" ? verdict.reason : "it is not an absolute URL"
+    yield* Effect.logWarning("Refused an authorization server named for the MCP server").pipe(
+      Effect.annotateLogs({ server, issuer: UrlPolicy.show(issuer), reason })
+    )
+    return yield* new DiscoveryFailed({
+      what: "authorization server metadata",
+      tried: [`${UrlPolicy.show(issuer)} (refused: ${reason})`]
+    })
+  }
+  for (const candidate of candidateUrls(issuer)) {
+    tried.push(candidate)
+    const metadata = yield* fetchDocument(candidate, decode)
+    if (Option.isNone(metadata)) continue
+    if (metadata.value.issuer !== issuer) {
+      yield* Effect.logWarning("Discarded authorization server metadata whose issuer does not match").pipe(
+        Effect.annotateLogs({ url: candidate, expected: issuer, advertised: UrlPolicy.show(metadata.value.issuer) })
       )
-      return yield* new DiscoveryFailed({
-        what: "authorization server metadata",
-        tried: [`${UrlPolicy.show(issuer)} (refused: ${reason})`]
-      })
+      continue
     }
-    for (const candidate of candidateUrls(issuer)) {
-      tried.push(candidate)
-      const metadata = yield* fetchDocument(candidate, decode)
-      if (Option.isNone(metadata)) continue
-      if (metadata.value.issuer !== issuer) {
-        yield* Effect.logWarning("Discarded authorization server metadata whose issuer does not match").pipe(
-          Effect.annotateLogs({ url: candidate, expected: issuer, advertised: UrlPolicy.show(metadata.value.issuer) })
+    const refused = refusedEndpoint(metadata.value, server)
+    if (refused !== undefined) {
+      tried[tried.length - 1] = `${candidate} (its ${refused.purpose} ${refused.url} was refused: ${refused.reason})`
+      yield* Effect.logWarning("Discarded authorization server metadata with an endpoint the URL policy refuses")
+        .pipe(
+          Effect.annotateLogs({ url: candidate, endpoint: refused.url, reason: refused.reason })
         )
-        continue
-      }
-      const refused = refusedEndpoint(metadata.value, server)
-      if (refused !== undefined) {
-        tried[tried.length - 1] = `${candidate} (its ${refused.purpose} ${refused.url} was refused: ${refused.reason})`
-        yield* Effect.logWarning("Discarded authorization server metadata with an endpoint the URL policy refuses")
-          .pipe(
-            Effect.annotateLogs({ url: candidate, endpoint: refused.url, reason: refused.reason })
-          )
-        continue
-      }
-      return metadata.value
+      continue
     }
-    return yield* new DiscoveryFailed({ what: "authorization server metadata", tried })
-  })
+    return metadata.value
+  }
+  return yield* new DiscoveryFailed({ what: "authorization server metadata", tried })
+})

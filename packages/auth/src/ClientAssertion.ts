@@ -67,10 +67,12 @@ const isPrivateJwk = (value: unknown): value is JWK & { readonly d: string } =>
  * @since 0.2.0
  * @category keys
  */
-export const importKey = (
+export const importKey: (
   key: SigningKey
-): Effect.Effect<{ readonly key: CryptoKey; readonly algorithm: string }, CredentialUnavailable | SigningFailed> =>
-  Effect.gen(function*() {
+) => Effect.Effect<{ readonly key: CryptoKey; readonly algorithm: string }, CredentialUnavailable | SigningFailed> =
+  Effect.fnUntraced(function*(
+    key: SigningKey
+  ) {
     const text = Redacted.value(yield* key.privateKey)
     const fail = (reason: string) => new SigningFailed({ what: "client assertion", reason })
     if (text.startsWith("{")) {
@@ -111,29 +113,31 @@ export const importKey = (
  * @since 0.2.0
  * @category signing
  */
-export const sign = (
+export const sign: (
   key: SigningKey,
   options: { readonly clientId: string; readonly audience: string }
-): Effect.Effect<Redacted.Redacted<string>, CredentialUnavailable | SigningFailed> =>
-  Effect.gen(function*() {
-    const imported = yield* importKey(key)
-    const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
-    const jti = yield* Pkce.randomToken(16)
-    const jwt = yield* Jose.signJwt(
-      { alg: imported.algorithm, typ: "JWT", ...(key.keyId === undefined ? {} : { kid: key.keyId }) },
-      {
-        iss: options.clientId,
-        sub: options.clientId,
-        aud: options.audience,
-        jti,
-        iat: now,
-        exp: now + LIFETIME_SECONDS
-      },
-      imported.key
-    ).pipe(
-      Effect.mapError((e) =>
-        new SigningFailed({ what: "client assertion", reason: `signing with ${imported.algorithm} failed (${e.code})` })
-      )
+) => Effect.Effect<Redacted.Redacted<string>, CredentialUnavailable | SigningFailed> = Effect.fnUntraced(function*(
+  key: SigningKey,
+  options: { readonly clientId: string; readonly audience: string }
+) {
+  const imported = yield* importKey(key)
+  const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+  const jti = yield* Pkce.randomToken(16)
+  const jwt = yield* Jose.signJwt(
+    { alg: imported.algorithm, typ: "JWT", ...(key.keyId === undefined ? {} : { kid: key.keyId }) },
+    {
+      iss: options.clientId,
+      sub: options.clientId,
+      aud: options.audience,
+      jti,
+      iat: now,
+      exp: now + LIFETIME_SECONDS
+    },
+    imported.key
+  ).pipe(
+    Effect.mapError((e) =>
+      new SigningFailed({ what: "client assertion", reason: `signing with ${imported.algorithm} failed (${e.code})` })
     )
-    return Redacted.make(jwt, { label: "client_assertion" })
-  })
+  )
+  return Redacted.make(jwt, { label: "client_assertion" })
+})

@@ -81,60 +81,65 @@ const secretMethod = (
  * @since 0.2.0
  * @category requests
  */
-export const apply = (
+export const apply: (
   authentication: ClientAuthentication,
   metadata: Pick<
     AuthorizationServerMetadata,
     "issuer" | "token_endpoint_auth_methods_supported" | "token_endpoint_auth_signing_alg_values_supported"
   >
-): Effect.Effect<Applied, CredentialUnavailable | SigningFailed> =>
-  Effect.gen(function*() {
-    switch (authentication.method) {
-      case "none":
-        return {
-          params: authentication.clientId === undefined ? [] : [["client_id", authentication.clientId]],
-          headers: {},
-          secrets: []
-        }
-      case "client_secret":
-        return yield* apply({ ...authentication, method: secretMethod(metadata) }, metadata)
-      case "client_secret_post": {
-        const secret = Redacted.value(yield* authentication.clientSecret)
-        return {
-          params: [["client_id", authentication.clientId], ["client_secret", secret]],
-          headers: {},
-          secrets: [secret]
-        }
+) => Effect.Effect<Applied, CredentialUnavailable | SigningFailed> = Effect.fnUntraced(function*(
+  authentication: ClientAuthentication,
+  metadata: Pick<
+    AuthorizationServerMetadata,
+    "issuer" | "token_endpoint_auth_methods_supported" | "token_endpoint_auth_signing_alg_values_supported"
+  >
+) {
+  switch (authentication.method) {
+    case "none":
+      return {
+        params: authentication.clientId === undefined ? [] : [["client_id", authentication.clientId]],
+        headers: {},
+        secrets: []
       }
-      case "client_secret_basic": {
-        const secret = Redacted.value(yield* authentication.clientSecret)
-        const basic = Base64.encode(`${formEncode(authentication.clientId)}:${formEncode(secret)}`)
-        return {
-          params: [],
-          headers: { authorization: `Basic ${basic}` },
-          secrets: [secret, formEncode(secret), basic]
-        }
-      }
-      case "private_key_jwt": {
-        const accepted = metadata.token_endpoint_auth_signing_alg_values_supported
-        const wanted = authentication.key.algorithm
-        if (wanted !== undefined && accepted !== undefined && !accepted.includes(wanted)) {
-          return yield* new SigningFailed({
-            what: "client assertion",
-            reason: `the authorization server takes ${accepted.join(", ")} for private_key_jwt, not ${wanted}`
-          })
-        }
-        const assertion = Redacted.value(
-          yield* ClientAssertion.sign(authentication.key, {
-            clientId: authentication.clientId,
-            audience: metadata.issuer
-          })
-        )
-        return {
-          params: [["client_assertion_type", ClientAssertion.ASSERTION_TYPE], ["client_assertion", assertion]],
-          headers: {},
-          secrets: [assertion]
-        }
+    case "client_secret":
+      return yield* apply({ ...authentication, method: secretMethod(metadata) }, metadata)
+    case "client_secret_post": {
+      const secret = Redacted.value(yield* authentication.clientSecret)
+      return {
+        params: [["client_id", authentication.clientId], ["client_secret", secret]],
+        headers: {},
+        secrets: [secret]
       }
     }
-  })
+    case "client_secret_basic": {
+      const secret = Redacted.value(yield* authentication.clientSecret)
+      const basic = Base64.encode(`${formEncode(authentication.clientId)}:${formEncode(secret)}`)
+      return {
+        params: [],
+        headers: { authorization: `Basic ${basic}` },
+        secrets: [secret, formEncode(secret), basic]
+      }
+    }
+    case "private_key_jwt": {
+      const accepted = metadata.token_endpoint_auth_signing_alg_values_supported
+      const wanted = authentication.key.algorithm
+      if (wanted !== undefined && accepted !== undefined && !accepted.includes(wanted)) {
+        return yield* new SigningFailed({
+          what: "client assertion",
+          reason: `the authorization server takes ${accepted.join(", ")} for private_key_jwt, not ${wanted}`
+        })
+      }
+      const assertion = Redacted.value(
+        yield* ClientAssertion.sign(authentication.key, {
+          clientId: authentication.clientId,
+          audience: metadata.issuer
+        })
+      )
+      return {
+        params: [["client_assertion_type", ClientAssertion.ASSERTION_TYPE], ["client_assertion", assertion]],
+        headers: {},
+        secrets: [assertion]
+      }
+    }
+  }
+})

@@ -105,61 +105,63 @@ const asMethod = (method: string | undefined, fallback: TokenEndpointAuthMethod)
  * @since 0.1.0
  * @category registration
  */
-export const registerDynamically = (
+export const registerDynamically: (
   metadata: AuthorizationServerMetadata,
   options: ClientOptions
-): Effect.Effect<ClientCredentials, RegistrationFailed, HttpClient.HttpClient> =>
-  Effect.gen(function*() {
-    const issuer = metadata.issuer
-    const endpoint = metadata.registration_endpoint
-    if (endpoint === undefined) {
-      return yield* new RegistrationFailed({
-        issuer,
-        reason:
-          "it has no registration endpoint, supports no client metadata documents, and no credentials were pre-registered"
-      })
-    }
-    const method = requestedMethod(metadata)
-    const request = yield* HttpClientRequest.post(endpoint).pipe(
-      HttpClientRequest.acceptJson,
-      HttpClientRequest.bodyJson({
-        client_name: options.clientName,
-        redirect_uris: [options.redirectUri],
-        grant_types: ["authorization_code", "refresh_token"],
-        response_types: ["code"],
-        token_endpoint_auth_method: method,
-        application_type: options.applicationType ?? (isLoopback(options.redirectUri) ? "native" : "web")
-      }),
-      Effect.mapError((cause) => new RegistrationFailed({ issuer, reason: "the request could not be encoded", cause }))
-    )
-    const reply = yield* exchangeJson(request).pipe(
-      Effect.mapError((e) =>
-        new RegistrationFailed({ issuer, reason: `the registration endpoint ${endpoint} ${e.reason}`, cause: e.cause })
-      )
-    )
-    if (reply.status !== 200 && reply.status !== 201) {
-      return yield* new RegistrationFailed({
-        issuer,
-        reason: `the registration endpoint answered HTTP ${reply.status}`
-      })
-    }
-    const registered = Option.flatMap(reply.body, decodeRegistration)
-    if (Option.isNone(registered)) {
-      return yield* new RegistrationFailed({ issuer, reason: "the registration response is not a client registration" })
-    }
-    const invalid = checkRegistration(registered.value)
-    if (invalid !== undefined) {
-      return yield* new RegistrationFailed({ issuer, reason: `the registration response's ${invalid}` })
-    }
-    const secret = registered.value.client_secret
-    return {
+) => Effect.Effect<ClientCredentials, RegistrationFailed, HttpClient.HttpClient> = Effect.fnUntraced(function*(
+  metadata: AuthorizationServerMetadata,
+  options: ClientOptions
+) {
+  const issuer = metadata.issuer
+  const endpoint = metadata.registration_endpoint
+  if (endpoint === undefined) {
+    return yield* new RegistrationFailed({
       issuer,
-      clientId: registered.value.client_id,
-      clientSecret: secret === undefined ? undefined : Redacted.make(secret),
-      authMethod: secret === undefined ? "none" : asMethod(registered.value.token_endpoint_auth_method, method),
-      source: "dynamic"
-    }
-  })
+      reason:
+        "it has no registration endpoint, supports no client metadata documents, and no credentials were pre-registered"
+    })
+  }
+  const method = requestedMethod(metadata)
+  const request = yield* HttpClientRequest.post(endpoint).pipe(
+    HttpClientRequest.acceptJson,
+    HttpClientRequest.bodyJson({
+      client_name: options.clientName,
+      redirect_uris: [options.redirectUri],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: method,
+      application_type: options.applicationType ?? (isLoopback(options.redirectUri) ? "native" : "web")
+    }),
+    Effect.mapError((cause) => new RegistrationFailed({ issuer, reason: "the request could not be encoded", cause }))
+  )
+  const reply = yield* exchangeJson(request).pipe(
+    Effect.mapError((e) =>
+      new RegistrationFailed({ issuer, reason: `the registration endpoint ${endpoint} ${e.reason}`, cause: e.cause })
+    )
+  )
+  if (reply.status !== 200 && reply.status !== 201) {
+    return yield* new RegistrationFailed({
+      issuer,
+      reason: `the registration endpoint answered HTTP ${reply.status}`
+    })
+  }
+  const registered = Option.flatMap(reply.body, decodeRegistration)
+  if (Option.isNone(registered)) {
+    return yield* new RegistrationFailed({ issuer, reason: "the registration response is not a client registration" })
+  }
+  const invalid = checkRegistration(registered.value)
+  if (invalid !== undefined) {
+    return yield* new RegistrationFailed({ issuer, reason: `the registration response's ${invalid}` })
+  }
+  const secret = registered.value.client_secret
+  return {
+    issuer,
+    clientId: registered.value.client_id,
+    clientSecret: secret === undefined ? undefined : Redacted.make(secret),
+    authMethod: secret === undefined ? "none" : asMethod(registered.value.token_endpoint_auth_method, method),
+    source: "dynamic"
+  }
+})
 
 const isSameClient = (stored: ClientCredentials, pre: PreRegistered): boolean =>
   stored.clientId === pre.clientId &&
@@ -174,11 +176,14 @@ const isSameClient = (stored: ClientCredentials, pre: PreRegistered): boolean =>
  * @since 0.1.0
  * @category registration
  */
-export const resolve = (
+export const resolve: (
   metadata: AuthorizationServerMetadata,
   options: ClientOptions
-): Effect.Effect<ClientCredentials, RegistrationFailed, HttpClient.HttpClient | TokenStore> =>
-  Effect.gen(function*() {
+) => Effect.Effect<ClientCredentials, RegistrationFailed, HttpClient.HttpClient | TokenStore> = Effect.fnUntraced(
+  function*(
+    metadata: AuthorizationServerMetadata,
+    options: ClientOptions
+  ) {
     const store = yield* TokenStore
     const issuer = metadata.issuer
     const pre = (options.preRegistered ?? []).find((p) => p.issuer === issuer) ??
@@ -205,4 +210,5 @@ export const resolve = (
       : yield* registerDynamically(metadata, options)
     yield* store.setClient(issuer, client)
     return client
-  })
+  }
+)

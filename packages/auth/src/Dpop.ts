@@ -53,8 +53,8 @@ export interface DpopKey {
 const failed = (what: SigningFailed["what"], reason: string) => (e: Jose.JoseFailed) =>
   new SigningFailed({ what, reason: `${reason} (${e.code})` })
 
-const fromPrivateJwk = (jwk: JWK, privateKey: CryptoKey): Effect.Effect<DpopKey, SigningFailed> =>
-  Effect.gen(function*() {
+const fromPrivateJwk: (jwk: JWK, privateKey: CryptoKey) => Effect.Effect<DpopKey, SigningFailed> = Effect.fnUntraced(
+  function*(jwk: JWK, privateKey: CryptoKey) {
     if (jwk.x === undefined || jwk.y === undefined) {
       return yield* new SigningFailed({ what: "DPoP key", reason: "the key has no public coordinates" })
     }
@@ -66,7 +66,8 @@ const fromPrivateJwk = (jwk: JWK, privateKey: CryptoKey): Effect.Effect<DpopKey,
       thumbprint,
       serialized: Redacted.make(JSON.stringify({ ...jwk, alg: ALGORITHM }), { label: "dpop_key" })
     }
-  })
+  }
+)
 
 /**
  * A fresh proof key.
@@ -96,8 +97,8 @@ export const serialize = (key: DpopKey): Redacted.Redacted<string> => key.serial
  * @since 0.2.0
  * @category keys
  */
-export const deserialize = (stored: Redacted.Redacted<string>): Effect.Effect<DpopKey, SigningFailed> =>
-  Effect.gen(function*() {
+export const deserialize: (stored: Redacted.Redacted<string>) => Effect.Effect<DpopKey, SigningFailed> = Effect
+  .fnUntraced(function*(stored: Redacted.Redacted<string>) {
     const invalid = new SigningFailed({ what: "DPoP key", reason: "the stored proof key is not a P-256 private JWK" })
     const jwk = yield* Effect.try({ try: (): unknown => JSON.parse(Redacted.value(stored)), catch: () => invalid })
     if (
@@ -155,8 +156,8 @@ const sha256 = (text: string): Effect.Effect<string> =>
  * @since 0.2.0
  * @category proofs
  */
-export const proof = (key: DpopKey, request: ProofRequest): Effect.Effect<Redacted.Redacted<string>, SigningFailed> =>
-  Effect.gen(function*() {
+export const proof: (key: DpopKey, request: ProofRequest) => Effect.Effect<Redacted.Redacted<string>, SigningFailed> =
+  Effect.fnUntraced(function*(key: DpopKey, request: ProofRequest) {
     const iat = Math.floor((yield* Clock.currentTimeMillis) / 1000)
     const jti = yield* Pkce.randomToken(16)
     const ath = request.accessToken === undefined ? undefined : yield* sha256(Redacted.value(request.accessToken))

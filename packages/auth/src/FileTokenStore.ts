@@ -25,6 +25,7 @@ import * as Path from "effect/Path"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Semaphore from "effect/Semaphore"
+import * as Kind from "./internal/Kind.ts"
 import { type ClientCredentials, type Tokens, TokenStore } from "./TokenStore.ts"
 
 const StoredTokens = Schema.Struct({
@@ -82,6 +83,10 @@ export class TokenDirectoryRefused extends Schema.TaggedError<TokenDirectoryRefu
   reason: Schema.String,
   cause: Schema.optional(Schema.Defect())
 }) {
+  /** A configuration fault: the directory must be fixed (its mode, a symlink) or another one chosen. */
+  get kind(): Kind.ConfigFault {
+    return Kind.configFault
+  }
   override get message(): string {
     return `The token directory ${this.directory} cannot be used: ${this.reason}.`
   }
@@ -172,10 +177,12 @@ const parse = (text: string): Read => {
  * @since 0.1.0
  * @category constructors
  */
-export const make = (
+export const make: (
   directory: string
-): Effect.Effect<TokenStore["Service"], TokenDirectoryRefused, FileSystem.FileSystem | Path.Path> =>
-  Effect.gen(function*() {
+) => Effect.Effect<TokenStore["Service"], TokenDirectoryRefused, FileSystem.FileSystem | Path.Path> = Effect.fnUntraced(
+  function*(
+    directory: string
+  ) {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
     // Resolved, so that a trailing slash cannot make `lstat` follow a link.
@@ -260,29 +267,28 @@ export const make = (
     })
 
     /** Writes `next` atomically: a fresh 0600 file beside the old one, renamed over it. */
-    const write = (next: StoreFile, previous: Read) =>
-      Effect.gen(function*() {
-        yield* fs.makeDirectory(dir, { recursive: true, mode: 0o700 })
-        yield* secureDirectory
-        if (previous._tag === "Corrupt" || (previous._tag === "Read" && previous.dropped.length > 0)) {
-          yield* keepAside
-        }
-        const temp = `${file}.${(yield* Effect.sync(() => crypto.randomUUID())).slice(0, 8)}.tmp`
-        yield* fs.writeFileString(temp, `${JSON.stringify(next, null, 2)}\n`, { flag: "wx", mode: 0o600 })
-        yield* fs.rename(temp, file).pipe(Effect.onError(() => Effect.ignore(fs.remove(temp))))
-      }).pipe(
+    const write = Effect.fnUntraced(function*(next: StoreFile, previous: Read) {
+      yield* fs.makeDirectory(dir, { recursive: true, mode: 0o700 })
+      yield* secureDirectory
+      if (previous._tag === "Corrupt" || (previous._tag === "Read" && previous.dropped.length > 0)) {
+        yield* keepAside
+      }
+      const temp = `${file}.${(yield* Effect.sync(() => crypto.randomUUID())).slice(0, 8)}.tmp`
+      yield* fs.writeFileString(temp, `${JSON.stringify(next, null, 2)}\n`, { flag: "wx", mode: 0o600 })
+      yield* fs.rename(temp, file).pipe(Effect.onError(() => Effect.ignore(fs.remove(temp))))
+    }, (effect) =>
+      effect.pipe(
         Effect.catch((error) =>
           Effect.logWarning("The token store could not be written; the change was not saved").pipe(
             Effect.annotateLogs({ file, reason: error.message })
           )
         )
-      )
+      ))
 
-    const update = (change: (file: StoreFile) => StoreFile) =>
-      lock.withPermit(Effect.gen(function*() {
-        const previous = yield* read
-        yield* write(change(previous._tag === "Read" ? previous.file : empty), previous)
-      }))
+    const update = Effect.fnUntraced(function*(change: (file: StoreFile) => StoreFile) {
+      const previous = yield* read
+      yield* write(change(previous._tag === "Read" ? previous.file : empty), previous)
+    }, lock.withPermit)
 
     return TokenStore.of({
       getTokens: (resource) =>
@@ -297,7 +303,8 @@ export const make = (
       getClient: (issuer) => Effect.map(current, (f) => Option.map(Option.fromNullishOr(f.clients[issuer]), toClient)),
       setClient: (issuer, client) => update((f) => ({ ...f, clients: { ...f.clients, [issuer]: fromClient(client) } }))
     })
-  })
+  }
+)
 
 /**
  * The file store as a layer.

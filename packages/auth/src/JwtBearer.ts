@@ -70,8 +70,8 @@ const expiryOf = (jwt: string): Effect.Effect<number | undefined> =>
  * @since 0.2.0
  * @category grants
  */
-export const grant = (options: Options): Effect.Effect<MachineGrant.MachineGrant> =>
-  Effect.gen(function*() {
+export const grant: (options: Options) => Effect.Effect<MachineGrant.MachineGrant> = Effect.fnUntraced(
+  function*(options: Options) {
     /** Assertions the authorization server refused (an OAuth error, not a network failure), with the scope asked. */
     const refused = yield* Ref.make(new Map<string, TokenRequestFailed>())
     const client: ClientAuthentication.ClientAuthentication = options.client ?? { method: "none" }
@@ -122,7 +122,8 @@ export const grant = (options: Options): Effect.Effect<MachineGrant.MachineGrant
           )
         })
     }
-  })
+  }
+)
 
 /**
  * `McpAuth` with the JWT bearer grant.

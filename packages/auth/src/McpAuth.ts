@@ -162,10 +162,12 @@ interface Session {
  * @since 0.1.0
  * @category constructors
  */
-export const make = (
+export const make: (
   options: Options
-): Effect.Effect<Service, never, HttpClient.HttpClient | TokenStore | AuthorizationPrompt> =>
-  Effect.gen(function*() {
+) => Effect.Effect<Service, never, HttpClient.HttpClient | TokenStore | AuthorizationPrompt> = Effect.fnUntraced(
+  function*(
+    options: Options
+  ) {
     const context = yield* Effect.context<HttpClient.HttpClient | TokenStore | AuthorizationPrompt>()
     const store = yield* TokenStore
     const prompt = yield* AuthorizationPrompt
@@ -211,34 +213,33 @@ export const make = (
         : Effect.succeed(undefined)
     const refreshBefore = Duration.toMillis(Duration.fromInputUnsafe(options.refreshBefore ?? "60 seconds"))
 
-    const discover = (server: string, resourceMetadata: string | undefined) =>
-      Effect.gen(function*() {
-        const prm = yield* ProtectedResourceMetadata.discoverFound(server, resourceMetadata).pipe(
-          Effect.map(Option.some),
-          Effect.catchTag("DiscoveryFailed", () => Effect.succeed(Option.none()))
+    const discover = Effect.fnUntraced(function*(server: string, resourceMetadata: string | undefined) {
+      const prm = yield* ProtectedResourceMetadata.discoverFound(server, resourceMetadata).pipe(
+        Effect.map(Option.some),
+        Effect.catchTag("DiscoveryFailed", () => Effect.succeed(Option.none()))
+      )
+      const origin = new URL(server).origin
+      const issuer = Option.flatMap(prm, (p) => Option.fromNullishOr(p.metadata.authorization_servers?.[0]))
+      const metadata = yield* AuthorizationServerMetadata.discover(Option.getOrElse(issuer, () => origin), server)
+        .pipe(
+          Effect.catchTag("DiscoveryFailed", (e) =>
+            // 2025-03-26 servers: no PRM, the server is its own AS; without metadata use the default endpoints.
+            Option.isNone(prm) && isSecure(origin)
+              ? Effect.succeed(AuthorizationServerMetadata.legacyDefaults(origin))
+              : Effect.fail(e))
         )
-        const origin = new URL(server).origin
-        const issuer = Option.flatMap(prm, (p) => Option.fromNullishOr(p.metadata.authorization_servers?.[0]))
-        const metadata = yield* AuthorizationServerMetadata.discover(Option.getOrElse(issuer, () => origin), server)
-          .pipe(
-            Effect.catchTag("DiscoveryFailed", (e) =>
-              // 2025-03-26 servers: no PRM, the server is its own AS; without metadata use the default endpoints.
-              Option.isNone(prm) && isSecure(origin)
-                ? Effect.succeed(AuthorizationServerMetadata.legacyDefaults(origin))
-                : Effect.fail(e))
-          )
-        // The metadata's `resource` may be a parent path (accepted for discovery only): the token is asked for the
-        // server's own canonical URI, never for the broader resource (but for the origin's root document, see
-        // resourceParameter).
-        const found = Option.getOrUndefined(prm)
-        const session: Session = {
-          metadata,
-          resource: ProtectedResourceMetadata.resourceParameter(server, found, resourceMetadata),
-          scopesSupported: found?.metadata.scopes_supported
-        }
-        yield* Ref.update(sessions, (m) => new Map(m).set(ProtectedResourceMetadata.canonicalResource(server), session))
-        return session
-      })
+      // The metadata's `resource` may be a parent path (accepted for discovery only): the token is asked for the
+      // server's own canonical URI, never for the broader resource (but for the origin's root document, see
+      // resourceParameter).
+      const found = Option.getOrUndefined(prm)
+      const session: Session = {
+        metadata,
+        resource: ProtectedResourceMetadata.resourceParameter(server, found, resourceMetadata),
+        scopesSupported: found?.metadata.scopes_supported
+      }
+      yield* Ref.update(sessions, (m) => new Map(m).set(ProtectedResourceMetadata.canonicalResource(server), session))
+      return session
+    })
 
     const sessionFor = (server: string) =>
       Ref.get(sessions).pipe(
@@ -248,8 +249,8 @@ export const make = (
         })
       )
 
-    const authorize = (server: string, session: Session, scope: string | undefined, dpopScheme: boolean) =>
-      Effect.gen(function*() {
+    const authorize = Effect.fnUntraced(
+      function*(server: string, session: Session, scope: string | undefined, dpopScheme: boolean) {
         const { metadata } = session
         const dpop = yield* dpopFor(metadata, dpopScheme)
         if (options.grant !== undefined) {
@@ -304,10 +305,11 @@ export const make = (
         })
         yield* saveTokens(server, tokens)
         yield* Effect.logInfo("Authorized").pipe(Effect.annotateLogs({ server: resource, issuer: metadata.issuer }))
-      })
+      }
+    )
 
-    const refresh = (server: string, tokens: Tokens, refreshToken: Redacted.Redacted<string>) =>
-      Effect.gen(function*() {
+    const refresh = Effect.fnUntraced(
+      function*(server: string, tokens: Tokens, refreshToken: Redacted.Redacted<string>) {
         const session = yield* sessionFor(server)
         if (session.metadata.issuer !== tokens.issuer) {
           return yield* new DiscoveryFailed({ what: "authorization server metadata", tried: [tokens.issuer] })
@@ -329,7 +331,8 @@ export const make = (
           dpop
         })
         yield* saveTokens(server, next)
-      })
+      }
+    )
 
     /** Whether tokens are due for a refresh: within `refreshBefore` of expiry, or past half their lifetime if shorter. */
     const due = (tokens: Tokens, now: number) =>
@@ -337,29 +340,27 @@ export const make = (
       now >= tokens.expiresAt - Math.min(refreshBefore, (tokens.expiresAt - tokens.obtainedAt) / 2)
 
     /** A machine grant needs no refresh token: it asks again, for the scope it holds, as it would after a 401. */
-    const obtainAgain = (server: string, tokens: Tokens) =>
-      Effect.gen(function*() {
-        const session = yield* sessionFor(server)
-        yield* authorize(server, session, tokens.scope, tokens.tokenType === "DPoP")
-      })
+    const obtainAgain = Effect.fnUntraced(function*(server: string, tokens: Tokens) {
+      const session = yield* sessionFor(server)
+      yield* authorize(server, session, tokens.scope, tokens.tokenType === "DPoP")
+    })
 
     /** Every secret held for `server`: its tokens, and the client secrets of its issuers. */
-    const secretsOf = (server: string) =>
-      Effect.gen(function*() {
-        const key = ProtectedResourceMetadata.canonicalResource(server)
-        const held = Option.getOrUndefined(yield* store.getTokens(key))
-        const known = (yield* Ref.get(sessions)).get(key)?.metadata.issuer
-        const issuers = [...new Set([held?.issuer, known].filter((i): i is string => i !== undefined))]
-        const clients = yield* Effect.forEach(issuers, (issuer) => store.getClient(issuer))
-        return [
-          ...(held === undefined
-            ? []
-            : [held.accessToken, ...(held.refreshToken === undefined ? [] : [held.refreshToken])]),
-          ...clients.flatMap((
-            c
-          ) => (Option.isSome(c) && c.value.clientSecret !== undefined ? [c.value.clientSecret] : []))
-        ].map(Redacted.value)
-      })
+    const secretsOf = Effect.fnUntraced(function*(server: string) {
+      const key = ProtectedResourceMetadata.canonicalResource(server)
+      const held = Option.getOrUndefined(yield* store.getTokens(key))
+      const known = (yield* Ref.get(sessions)).get(key)?.metadata.issuer
+      const issuers = [...new Set([held?.issuer, known].filter((i): i is string => i !== undefined))]
+      const clients = yield* Effect.forEach(issuers, (issuer) => store.getClient(issuer))
+      return [
+        ...(held === undefined
+          ? []
+          : [held.accessToken, ...(held.refreshToken === undefined ? [] : [held.refreshToken])]),
+        ...clients.flatMap((
+          c
+        ) => (Option.isSome(c) && c.value.clientSecret !== undefined ? [c.value.clientSecret] : []))
+      ].map(Redacted.value)
+    })
 
     /** Refreshes (or, for a machine grant without a refresh token, asks again), or forgets the tokens when that fails
      * (the next 401 then authorizes afresh). */
@@ -371,16 +372,19 @@ export const make = (
           : refresh(server, tokens, tokens.refreshToken)).pipe(
             Effect.as(true),
             Effect.catch((error: AuthError | PromptFailed) =>
-              Effect.flatMap(secretsOf(server), (secrets) =>
-                Effect.logWarning("Token refresh failed; the tokens were dropped").pipe(
-                  Effect.annotateLogs({
-                    server: ProtectedResourceMetadata.canonicalResource(server),
-                    reason: Secrets.scrub(error.message, secrets)
-                  })
-                )).pipe(
-                  Effect.andThen(store.removeTokens(ProtectedResourceMetadata.canonicalResource(server))),
-                  Effect.as(false)
-                )
+              Effect.flatMap(
+                secretsOf(server),
+                (secrets) =>
+                  Effect.logWarning("Token refresh failed; the tokens were dropped").pipe(
+                    Effect.annotateLogs({
+                      server: ProtectedResourceMetadata.canonicalResource(server),
+                      reason: Secrets.scrub(error.message, secrets)
+                    })
+                  )
+              ).pipe(
+                Effect.andThen(store.removeTokens(ProtectedResourceMetadata.canonicalResource(server))),
+                Effect.as(false)
+              )
             )
           )
 
@@ -396,47 +400,43 @@ export const make = (
         })
       })
 
-    const handle = (server: string, challenge: Challenge) =>
-      Effect.gen(function*() {
-        const key = ProtectedResourceMetadata.canonicalResource(server)
-        if (!UrlPolicy.mayCarryBearer(server)) {
-          return yield* new CleartextRefused({ server: key })
+    const handle = Effect.fnUntraced(function*(server: string, challenge: Challenge) {
+      const key = ProtectedResourceMetadata.canonicalResource(server)
+      if (!UrlPolicy.mayCarryBearer(server)) {
+        return yield* new CleartextRefused({ server: key })
+      }
+      const dpopChallenge = Option.getOrUndefined(Dpop.challenge(challenge.wwwAuthenticate))
+      const bearer = Option.getOrUndefined(WwwAuthenticate.bearer(challenge.wwwAuthenticate)) ?? dpopChallenge
+      const dpopScheme = dpopChallenge !== undefined
+      const held = yield* store.getTokens(key)
+      if (challenge.status === 403) {
+        if (bearer?.error !== "insufficient_scope") {
+          return yield* new AuthorizationRequired({ resource: key, reason: "the server refused access (HTTP 403)." })
         }
-        const dpopChallenge = Option.getOrUndefined(Dpop.challenge(challenge.wwwAuthenticate))
-        const bearer = Option.getOrUndefined(WwwAuthenticate.bearer(challenge.wwwAuthenticate)) ?? dpopChallenge
-        const dpopScheme = dpopChallenge !== undefined
-        const held = yield* store.getTokens(key)
-        if (challenge.status === 403) {
-          if (bearer?.error !== "insufficient_scope") {
-            return yield* new AuthorizationRequired({ resource: key, reason: "the server refused access (HTTP 403)." })
-          }
-          const count = (yield* Ref.get(stepUps)).get(key) ?? 0
-          if (count >= maxStepUps) {
-            return yield* new AuthorizationRequired({
-              resource: key,
-              reason: `the server still answers insufficient_scope after ${count} step-ups.`
-            })
-          }
-          yield* Ref.update(stepUps, (m) =>
-            new Map(m).set(key, count + 1))
-          const session = yield* discover(server, bearer.resourceMetadata)
-          const granted = Option.getOrUndefined(held)?.scope
-          return yield* authorize(server, session, Scopes.union(granted, bearer.scope), dpopScheme)
+        const count = (yield* Ref.get(stepUps)).get(key) ?? 0
+        if (count >= maxStepUps) {
+          return yield* new AuthorizationRequired({
+            resource: key,
+            reason: `the server still answers insufficient_scope after ${count} step-ups.`
+          })
         }
-        if (
-          Option.isSome(held) && bearer?.error !== "insufficient_scope" && (yield* refreshOrForget(server, held.value))
-        ) {
-          return
-        }
-        const session = yield* discover(server, bearer?.resourceMetadata)
-        yield* authorize(server, session, Scopes.select(bearer?.scope, session.scopesSupported), dpopScheme)
-      }).pipe(Effect.catch((error) =>
-        Effect.flatMap(required(server)(error), Effect.fail)
-      ))
+        yield* Ref.update(stepUps, (m) => new Map(m).set(key, count + 1))
+        const session = yield* discover(server, bearer.resourceMetadata)
+        const granted = Option.getOrUndefined(held)?.scope
+        return yield* authorize(server, session, Scopes.union(granted, bearer.scope), dpopScheme)
+      }
+      if (
+        Option.isSome(held) && bearer?.error !== "insufficient_scope" && (yield* refreshOrForget(server, held.value))
+      ) {
+        return
+      }
+      const session = yield* discover(server, bearer?.resourceMetadata)
+      yield* authorize(server, session, Scopes.select(bearer?.scope, session.scopesSupported), dpopScheme)
+    }, (effect, server) => effect.pipe(Effect.catch((error) => Effect.flatMap(required(server)(error), Effect.fail))))
 
     /** `Authorization: DPoP` and a fresh proof for a DPoP-bound token; a key that cannot sign drops the tokens. */
-    const dpopHeaders = (server: string, tokens: Tokens, dpopKey: Redacted.Redacted<string>, request?: RequestInfo) =>
-      Effect.gen(function*() {
+    const dpopHeaders = Effect.fnUntraced(
+      function*(server: string, tokens: Tokens, dpopKey: Redacted.Redacted<string>, request?: RequestInfo) {
         const key = yield* keyring.load(dpopKey)
         const proof = yield* Dpop.proof(key, {
           method: request?.method ?? "POST",
@@ -445,76 +445,83 @@ export const make = (
           accessToken: tokens.accessToken
         })
         return { authorization: Redacted.make(`DPoP ${Redacted.value(tokens.accessToken)}`), dpop: proof }
-      }).pipe(
-        Effect.catch((error) =>
-          Effect.logWarning("The DPoP proof could not be made; the tokens were dropped").pipe(
-            Effect.annotateLogs({ server, reason: error.message }),
-            Effect.andThen(store.removeTokens(ProtectedResourceMetadata.canonicalResource(server))),
-            Effect.as({})
+      },
+      (effect, server) =>
+        effect.pipe(
+          Effect.catch((error) =>
+            Effect.logWarning("The DPoP proof could not be made; the tokens were dropped").pipe(
+              Effect.annotateLogs({ server, reason: error.message }),
+              Effect.andThen(store.removeTokens(ProtectedResourceMetadata.canonicalResource(server))),
+              Effect.as({})
+            )
           )
         )
+    )
+
+    /** The headers of a request to `server` (refreshing tokens that are due first). */
+    const headers = Effect.fnUntraced(function*(server: string, request?: RequestInfo) {
+      // Never over cleartext: a plain-HTTP server off loopback gets no token, whatever the store holds.
+      if (!UrlPolicy.mayCarryBearer(server)) return {}
+      const key = ProtectedResourceMetadata.canonicalResource(server)
+      let held = yield* store.getTokens(key)
+      const now = yield* Clock.currentTimeMillis
+      if (Option.isSome(held) && due(held.value, now)) {
+        yield* exclusive(
+          key,
+          Effect.gen(function*() {
+            // Another fiber may have refreshed while this one waited.
+            const current = yield* store.getTokens(key)
+            if (Option.isSome(current) && due(current.value, now)) {
+              yield* refreshOrForget(server, current.value)
+            }
+          })
+        )
+        held = yield* store.getTokens(key)
+      }
+      if (Option.isNone(held)) return {}
+      const tokens = held.value
+      remember(key, tokens.accessToken)
+      return tokens.tokenType === "DPoP" && tokens.dpopKey !== undefined
+        ? yield* dpopHeaders(server, tokens, tokens.dpopKey, request)
+        : { authorization: Redacted.make(`Bearer ${Redacted.value(tokens.accessToken)}`) }
+    }, Effect.provide(context))
+
+    /** Answers a server's 401 or 403 `insufficient_scope`: a DPoP nonce, a refresh, a step-up or a new authorization. */
+    const onChallenge = Effect.fnUntraced(function*(server: string, challenge: Challenge) {
+      const key = ProtectedResourceMetadata.canonicalResource(server)
+      // RFC 9449 §9: the server wants a nonce in the proof. Retry with a new one it gave; never twice with one.
+      if (
+        challenge.status === 401 &&
+        Option.getOrUndefined(Dpop.challenge(challenge.wwwAuthenticate))?.error === "use_dpop_nonce"
+      ) {
+        const sent = yield* rsNonces.get(server)
+        if (challenge.dpopNonce !== sent && (yield* rsNonces.remember(server, challenge.dpopNonce))) return
+        return yield* new AuthorizationRequired({
+          resource: key,
+          reason: "the server asks for a DPoP nonce but gave no new valid one (DPoP-Nonce)."
+        })
+      }
+      const seen = yield* generation(key)
+      const before = yield* store.getTokens(key)
+      yield* exclusive(
+        key,
+        Effect.gen(function*() {
+          // Tokens arrived while this challenge waited (concurrent 401s, here or in another process sharing the
+          // store, or a concurrent step-up that already covers the challenged scope): retry with them instead.
+          if ((yield* generation(key)) !== seen || (yield* replacedSince(key, before))) {
+            if (challenge.status === 401) return
+            const scope = Option.getOrUndefined(WwwAuthenticate.bearer(challenge.wwwAuthenticate))?.scope
+            const held = yield* store.getTokens(key)
+            if (Option.isSome(held) && Scopes.covers(held.value.scope, scope)) return
+          }
+          yield* handle(server, challenge)
+        })
       )
+    }, Effect.provide(context))
 
     return McpAuth.of({
-      headers: (server, request) =>
-        Effect.gen(function*() {
-          // Never over cleartext: a plain-HTTP server off loopback gets no token, whatever the store holds.
-          if (!UrlPolicy.mayCarryBearer(server)) return {}
-          const key = ProtectedResourceMetadata.canonicalResource(server)
-          let held = yield* store.getTokens(key)
-          const now = yield* Clock.currentTimeMillis
-          if (Option.isSome(held) && due(held.value, now)) {
-            yield* exclusive(
-              key,
-              Effect.gen(function*() {
-                // Another fiber may have refreshed while this one waited.
-                const current = yield* store.getTokens(key)
-                if (Option.isSome(current) && due(current.value, now)) {
-                  yield* refreshOrForget(server, current.value)
-                }
-              })
-            )
-            held = yield* store.getTokens(key)
-          }
-          if (Option.isNone(held)) return {}
-          const tokens = held.value
-          remember(key, tokens.accessToken)
-          return tokens.tokenType === "DPoP" && tokens.dpopKey !== undefined
-            ? yield* dpopHeaders(server, tokens, tokens.dpopKey, request)
-            : { authorization: Redacted.make(`Bearer ${Redacted.value(tokens.accessToken)}`) }
-        }).pipe(Effect.provide(context)),
-      onChallenge: (server, challenge) =>
-        Effect.gen(function*() {
-          const key = ProtectedResourceMetadata.canonicalResource(server)
-          // RFC 9449 §9: the server wants a nonce in the proof. Retry with a new one it gave; never twice with one.
-          if (
-            challenge.status === 401 &&
-            Option.getOrUndefined(Dpop.challenge(challenge.wwwAuthenticate))?.error === "use_dpop_nonce"
-          ) {
-            const sent = yield* rsNonces.get(server)
-            if (challenge.dpopNonce !== sent && (yield* rsNonces.remember(server, challenge.dpopNonce))) return
-            return yield* new AuthorizationRequired({
-              resource: key,
-              reason: "the server asks for a DPoP nonce but gave no new valid one (DPoP-Nonce)."
-            })
-          }
-          const seen = yield* generation(key)
-          const before = yield* store.getTokens(key)
-          yield* exclusive(
-            key,
-            Effect.gen(function*() {
-              // Tokens arrived while this challenge waited (concurrent 401s, here or in another process sharing the
-              // store, or a concurrent step-up that already covers the challenged scope): retry with them instead.
-              if ((yield* generation(key)) !== seen || (yield* replacedSince(key, before))) {
-                if (challenge.status === 401) return
-                const scope = Option.getOrUndefined(WwwAuthenticate.bearer(challenge.wwwAuthenticate))?.scope
-                const held = yield* store.getTokens(key)
-                if (Option.isSome(held) && Scopes.covers(held.value.scope, scope)) return
-              }
-              yield* handle(server, challenge)
-            })
-          )
-        }).pipe(Effect.provide(context)),
+      headers,
+      onChallenge,
       sent: (server) =>
         (handedOut.get(ProtectedResourceMetadata.canonicalResource(server)) ?? []).flatMap((t) => [t, `Bearer ${t}`]),
       onSuccess: (server, response) =>
@@ -526,7 +533,8 @@ export const make = (
           return next
         }).pipe(Effect.andThen(rsNonces.remember(server, response?.dpopNonce)), Effect.asVoid)
     })
-  })
+  }
+)
 
 /**
  * The service as a layer.

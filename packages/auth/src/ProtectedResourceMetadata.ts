@@ -102,38 +102,40 @@ export interface Found {
  * @since 0.2.0
  * @category discovery
  */
-export const discoverFound = (
+export const discoverFound: (
   serverUrl: string,
   resourceMetadata: string | undefined
-): Effect.Effect<Found, DiscoveryFailed | ResourceMismatch, HttpClient.HttpClient> =>
-  Effect.gen(function*() {
-    const tried: Array<string> = []
-    for (const candidate of candidateUrls(serverUrl, resourceMetadata)) {
-      const verdict = UrlPolicy.judge("protected resource metadata", candidate, serverUrl)
-      if (verdict._tag === "Refused") {
-        tried.push(`${UrlPolicy.show(candidate)} (refused: ${verdict.reason})`)
-        yield* Effect.logWarning("Refused a protected resource metadata URL named by the server").pipe(
-          Effect.annotateLogs({
-            server: canonicalResource(serverUrl),
-            url: UrlPolicy.show(candidate),
-            reason: verdict.reason
-          })
-        )
-        continue
-      }
-      tried.push(UrlPolicy.show(candidate))
-      const metadata = yield* fetchDocument(verdict.url.href, decode)
-      if (Option.isNone(metadata)) continue
-      if (!resourceMatches(serverUrl, metadata.value.resource)) {
-        return yield* new ResourceMismatch({
-          expected: canonicalResource(serverUrl),
-          advertised: UrlPolicy.show(metadata.value.resource)
+) => Effect.Effect<Found, DiscoveryFailed | ResourceMismatch, HttpClient.HttpClient> = Effect.fnUntraced(function*(
+  serverUrl: string,
+  resourceMetadata: string | undefined
+) {
+  const tried: Array<string> = []
+  for (const candidate of candidateUrls(serverUrl, resourceMetadata)) {
+    const verdict = UrlPolicy.judge("protected resource metadata", candidate, serverUrl)
+    if (verdict._tag === "Refused") {
+      tried.push(`${UrlPolicy.show(candidate)} (refused: ${verdict.reason})`)
+      yield* Effect.logWarning("Refused a protected resource metadata URL named by the server").pipe(
+        Effect.annotateLogs({
+          server: canonicalResource(serverUrl),
+          url: UrlPolicy.show(candidate),
+          reason: verdict.reason
         })
-      }
-      return { metadata: metadata.value, url: verdict.url.href }
+      )
+      continue
     }
-    return yield* new DiscoveryFailed({ what: "protected resource metadata", tried })
-  })
+    tried.push(UrlPolicy.show(candidate))
+    const metadata = yield* fetchDocument(verdict.url.href, decode)
+    if (Option.isNone(metadata)) continue
+    if (!resourceMatches(serverUrl, metadata.value.resource)) {
+      return yield* new ResourceMismatch({
+        expected: canonicalResource(serverUrl),
+        advertised: UrlPolicy.show(metadata.value.resource)
+      })
+    }
+    return { metadata: metadata.value, url: verdict.url.href }
+  }
+  return yield* new DiscoveryFailed({ what: "protected resource metadata", tried })
+})
 
 /**
  * Finds the Protected Resource Metadata of the MCP server at `serverUrl` ({@link discoverFound}, without where).

@@ -120,13 +120,12 @@ const oauthErrorOf = (reply: JsonReply): string | undefined =>
   Option.getOrUndefined(Option.map(Option.flatMap(reply.body, decodeOAuthError), (e) => e.error))
 
 /**
- * Sends `grant` for `resource` and returns the tokens. A refresh that returns no new refresh token keeps the
- * old one (rotation is handled: a new one replaces it).
+ * What `request` takes.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category token
  */
-export const request = (options: {
+export interface RequestOptions {
   readonly metadata: AuthorizationServerMetadata
   /** A registered client (it authenticates as it was registered), or how a machine client authenticates. */
   readonly client: ClientCredentials | ClientAuthentication.ClientAuthentication
@@ -136,40 +135,50 @@ export const request = (options: {
   readonly timeout?: Duration.Input | undefined
   /** Binds the token to a DPoP key (the proof goes in the `DPoP` header). */
   readonly dpop?: DpopBinding | undefined
-}): Effect.Effect<Tokens, TokenRequestFailed | CredentialUnavailable | SigningFailed, HttpClient.HttpClient> =>
-  Effect.gen(function*() {
+}
+
+/**
+ * Sends `grant` for `resource` and returns the tokens. A refresh that returns no new refresh token keeps the
+ * old one (rotation is handled: a new one replaces it).
+ *
+ * @since 0.1.0
+ * @category token
+ */
+export const request: (
+  options: RequestOptions
+) => Effect.Effect<Tokens, TokenRequestFailed | CredentialUnavailable | SigningFailed, HttpClient.HttpClient> = Effect
+  .fnUntraced(function*(options: RequestOptions) {
     const { client, grant, metadata, resource } = options
     const endpoint = metadata.token_endpoint
     const fail = (reason: string, extra: { oauthError?: string; cause?: unknown } = {}) =>
       new TokenRequestFailed({ endpoint, grant: grant._tag, reason, ...extra })
     const authentication = "method" in client ? client : ClientAuthentication.fromClient(client)
     /** One request: a fresh client assertion and DPoP proof each time (both carry a one-time `jti`). */
-    const send = (nonce: string | undefined) =>
-      Effect.gen(function*() {
-        const applied = yield* ClientAuthentication.apply(authentication, metadata)
-        const params: Array<readonly [string, string]> = [
-          ...grantParams(grant),
-          ["resource", resource],
-          ...applied.params
-        ]
-        const sent = [
-          ...params.filter(([name]) => SECRET_PARAMS.has(name)).map(([, value]) => value),
-          ...applied.secrets
-        ]
-        let req = HttpClientRequest.post(endpoint).pipe(
-          HttpClientRequest.acceptJson,
-          HttpClientRequest.bodyUrlParams(params),
-          HttpClientRequest.setHeaders(applied.headers)
-        )
-        if (options.dpop !== undefined) {
-          const proof = yield* Dpop.proof(options.dpop.key, { method: "POST", url: endpoint, nonce })
-          req = HttpClientRequest.setHeader(req, "dpop", Redacted.value(proof))
-        }
-        const reply = yield* exchangeJson(req, options.timeout ?? DEFAULT_TIMEOUT).pipe(
-          Effect.mapError((e) => fail(`the endpoint ${e.reason}`, e.cause === undefined ? {} : { cause: e.cause }))
-        )
-        return { reply, sent }
-      })
+    const send = Effect.fnUntraced(function*(nonce: string | undefined) {
+      const applied = yield* ClientAuthentication.apply(authentication, metadata)
+      const params: Array<readonly [string, string]> = [
+        ...grantParams(grant),
+        ["resource", resource],
+        ...applied.params
+      ]
+      const sent = [
+        ...params.filter(([name]) => SECRET_PARAMS.has(name)).map(([, value]) => value),
+        ...applied.secrets
+      ]
+      let req = HttpClientRequest.post(endpoint).pipe(
+        HttpClientRequest.acceptJson,
+        HttpClientRequest.bodyUrlParams(params),
+        HttpClientRequest.setHeaders(applied.headers)
+      )
+      if (options.dpop !== undefined) {
+        const proof = yield* Dpop.proof(options.dpop.key, { method: "POST", url: endpoint, nonce })
+        req = HttpClientRequest.setHeader(req, "dpop", Redacted.value(proof))
+      }
+      const reply = yield* exchangeJson(req, options.timeout ?? DEFAULT_TIMEOUT).pipe(
+        Effect.mapError((e) => fail(`the endpoint ${e.reason}`, e.cause === undefined ? {} : { cause: e.cause }))
+      )
+      return { reply, sent }
+    })
     const dpop = options.dpop
     const first = dpop === undefined ? undefined : yield* dpop.nonces.get(endpoint)
     let { reply, sent } = yield* send(first)

@@ -90,10 +90,12 @@ export interface Exchanged {
  * @since 0.2.0
  * @category exchange
  */
-export const exchange = (
+export const exchange: (
   options: Options
-): Effect.Effect<Exchanged, TokenRequestFailed | CredentialUnavailable | SigningFailed, HttpClient.HttpClient> =>
-  Effect.gen(function*() {
+) => Effect.Effect<Exchanged, TokenRequestFailed | CredentialUnavailable | SigningFailed, HttpClient.HttpClient> =
+  Effect.fnUntraced(function*(
+    options: Options
+  ) {
     const endpoint = options.endpoint
     const fail = (reason: string, extra: { oauthError?: string; cause?: unknown } = {}) =>
       new TokenRequestFailed({ endpoint, grant: "token-exchange", reason, ...extra })

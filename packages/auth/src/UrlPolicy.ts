@@ -20,6 +20,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import * as Kind from "./internal/Kind.ts"
 
 /**
  * What a handed URL is for, as it is named in messages.
@@ -168,9 +169,9 @@ export class UrlRefused extends Schema.TaggedError<UrlRefused>("@mcp-fleet/auth/
   server: Schema.String,
   reason: Schema.String
 }) {
-  /** Permanent: the server keeps handing out the same URL. */
-  get isRetryable(): boolean {
-    return false
+  /** The server's for good: it keeps handing out the same URL. */
+  get kind(): Kind.ServerFault {
+    return Kind.serverFault
   }
   override get message(): string {
     return `The ${this.purpose} URL ${this.url} named for the MCP server ${this.server} was refused: ${this.reason}.`

@@ -1,12 +1,13 @@
 import { assert, describe, it } from "@effect/vitest"
 import { AuthError } from "@mcp-fleet/auth"
 
-describe("auth errors' isRetryable", () => {
-  it("a token endpoint that could not be reached is transient; an OAuth error is permanent", () => {
+describe("auth errors' kind", () => {
+  it("a token endpoint that could not be reached is transient; an OAuth error needs the user", () => {
     const base = { endpoint: "https://as/token", grant: "refresh_token" as const }
-    assert.isTrue(new AuthError.TokenRequestFailed({ ...base, reason: "timed out" }).isRetryable)
-    assert.isFalse(
-      new AuthError.TokenRequestFailed({ ...base, reason: "refused", oauthError: "invalid_grant" }).isRetryable
+    assert.strictEqual(new AuthError.TokenRequestFailed({ ...base, reason: "timed out" }).kind._tag, "Transient")
+    assert.strictEqual(
+      new AuthError.TokenRequestFailed({ ...base, reason: "refused", oauthError: "invalid_grant" }).kind._tag,
+      "NeedsUser"
     )
   })
 
@@ -19,6 +20,7 @@ describe("auth errors' isRetryable", () => {
       new AuthError.AuthorizationFailed({ issuer: "https://as", reason: "access_denied" }),
       new AuthError.AuthorizationRequired({ resource: "https://mcp", reason: "no token" })
     ]
-    for (const error of errors) assert.isFalse(error.isRetryable, error._tag)
+    for (const error of errors) assert.notStrictEqual(error.kind._tag, "Transient", error._tag)
+    assert.deepStrictEqual(errors.at(-1)!.kind, { _tag: "NeedsUser", reason: "no token" })
   })
 })

@@ -85,7 +85,7 @@ describe("UrlPolicy", () => {
         UrlPolicy.check("registration endpoint", "http://127.0.0.1:9/admin/reset-everything?all=1", REMOTE)
       )
       assert.strictEqual(error._tag, "UrlRefused")
-      assert.isFalse(error.isRetryable)
+      assert.strictEqual(error.kind._tag, "ServerFault")
       assert.strictEqual(
         error.message,
         "The registration endpoint URL http://127.0.0.1:9/admin/reset-everything named for the MCP server " +

@@ -5,7 +5,7 @@
  */
 
 /** @since 0.1.0 */
-export * as CallCommand from "./CallCommand.ts"
+export * as CallCommand from "./commands/CallCommand.ts"
 /** @since 0.1.0 */
 export * as CallOutput from "./CallOutput.ts"
 /** @since 0.1.0 */
@@ -19,7 +19,7 @@ export * as CliLogger from "./CliLogger.ts"
 /** @since 0.1.0 */
 export * as CliPresenter from "./CliPresenter.ts"
 /** @since 0.1.0 */
-export * as DemoCommand from "./DemoCommand.ts"
+export * as DemoCommand from "./commands/DemoCommand.ts"
 /** @since 0.1.0 */
 export * as DemoFleet from "./DemoFleet.ts"
 /** @since 0.1.0 */
@@ -35,11 +35,11 @@ export * as Main from "./Main.ts"
 /** @since 0.1.0 */
 export * as Settle from "./Settle.ts"
 /** @since 0.1.0 */
-export * as StatusCommand from "./StatusCommand.ts"
+export * as StatusCommand from "./commands/StatusCommand.ts"
 /** @since 0.1.0 */
 export * as ToolListing from "./ToolListing.ts"
 /** @since 0.1.0 */
-export * as ToolsCommand from "./ToolsCommand.ts"
+export * as ToolsCommand from "./commands/ToolsCommand.ts"
 /** @since 0.1.0 */
 export * as Watch from "./Watch.ts"
 /** @since 0.1.0 */

@@ -17,7 +17,7 @@ describe("what the CLI imports", () => {
     Effect.gen(function*() {
       const loaded = yield* LoadedModules.loadedBy(main, { cwd: import.meta.dirname })
       // The hook saw the import itself (so an empty list cannot pass).
-      assert.isTrue(loaded.some((url) => url.endsWith("/src/ToolsCommand.ts")), "ToolsCommand.ts was loaded")
+      assert.isTrue(loaded.some((url) => url.endsWith("/src/commands/ToolsCommand.ts")), "ToolsCommand.ts was loaded")
       assert.isTrue(loaded.some((url) => url.endsWith("/src/LoopbackPrompt.ts")), "LoopbackPrompt.ts was loaded")
       assert.deepStrictEqual(loaded.filter((url) => url === "node:http" || url === "node:https"), [])
     }).pipe(Effect.provide(NodeServices.layer)))

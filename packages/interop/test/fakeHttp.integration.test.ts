@@ -1,11 +1,11 @@
 /**
- * mcp-fleet's HTTP transport (`RemoteClient` over undici) against the fake MCP server's HTTP mode, run as a
+ * mcp-fleet's HTTP transport (`McpClient.http` over undici) against the fake MCP server's HTTP mode, run as a
  * real process on 127.0.0.1: the fault switches the issue names, each seen from the client's side.
  */
 import { NodeHttpClient, NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { FakeHttpServer } from "@mcp-fleet/testing"
-import { RemoteClient } from "@mcp-fleet/transport"
+import { McpClient } from "@mcp-fleet/transport"
 import { Effect, Layer, Schema } from "effect"
 import { texts } from "./support.ts"
 
@@ -23,7 +23,7 @@ const requests = (server: FakeHttpServer.Running) =>
     Effect.orDie
   )
 const connect = (url: string, transport: "http" | "sse" | "auto" = "http") =>
-  RemoteClient.make({ url, transport, name: "fake-http", requestTimeout: "10 seconds" })
+  McpClient.http({ url, transport, name: "fake-http", requestTimeout: "10 seconds" })
 
 describe("HTTP transport against the fake HTTP server", { timeout: 60_000 }, () => {
   it.live("drop-after=1: a tools/call stream cut after its priming event is resumed with Last-Event-ID", () =>

@@ -5,8 +5,7 @@
  */
 import { NodeHttpClient, NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import type { McpClient } from "@mcp-fleet/transport"
-import { RemoteClient } from "@mcp-fleet/transport"
+import { McpClient } from "@mcp-fleet/transport"
 import { Effect, Layer } from "effect"
 import * as HttpPeers from "../src/HttpPeers.ts"
 import * as Scenario from "./everythingFeatures.ts"
@@ -14,10 +13,10 @@ import { withServer } from "./support.ts"
 
 const layer = Layer.mergeAll(NodeServices.layer, NodeHttpClient.layerUndici)
 
-const withEverything = <A, E>(use: (client: RemoteClient.RemoteClient) => Effect.Effect<A, E>) =>
+const withEverything = <A, E>(use: (client: McpClient.McpClient) => Effect.Effect<A, E>) =>
   Effect.gen(function*() {
     const peer = yield* HttpPeers.start("everything-streamable")
-    const client = yield* RemoteClient.make({ url: peer.url, transport: "http", name: "everything" })
+    const client = yield* McpClient.http({ url: peer.url, transport: "http", name: "everything" })
     yield* client.awaitReady
     return yield* use(client)
   }).pipe(Effect.scoped, Effect.provide(layer))

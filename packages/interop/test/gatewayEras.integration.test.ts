@@ -1,6 +1,6 @@
 /**
  * Every message type through the gateway (`@mcp-fleet/gateway` over HTTP, in process), in every pairing of eras:
- * the host (mcp-fleet's own client, `RemoteClient`) speaking 2025-11-25 or 2026-07-28 to the gateway, the gateway
+ * the host (mcp-fleet's own client, `McpClient.http`) speaking 2025-11-25 or 2026-07-28 to the gateway, the gateway
  * speaking 2025-11-25 or 2026-07-28 to the upstream (the conformance fixture, `servers/conformance-upstream.mjs`, its
  * stdio child, the era pinned). Each pairing has one gateway and one host for all its tests.
  *

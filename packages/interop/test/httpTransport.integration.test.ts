@@ -1,5 +1,5 @@
 /**
- * mcp-fleet's HTTP transport (`RemoteClient` over undici) against real servers on 127.0.0.1: server-everything
+ * mcp-fleet's HTTP transport (`McpClient.http` over undici) against real servers on 127.0.0.1: server-everything
  * in `streamableHttp` and `sse` modes and `@modelcontextprotocol/server` 2.4.0. Each reaches ready, lists every
  * tool (after the `list_changed` that everything sends once initialized, which arrives on the GET stream or the
  * legacy SSE stream), answers a real call, and — for Streamable HTTP — gets its session DELETEd when the
@@ -7,7 +7,7 @@
  */
 import { NodeHttpClient, NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { RemoteClient } from "@mcp-fleet/transport"
+import { ErrorKind, McpClient } from "@mcp-fleet/transport"
 import { Effect, Exit, Layer, Scope, Stream } from "effect"
 import * as HttpPeers from "../src/HttpPeers.ts"
 import { EVERYTHING_TOOLS, texts } from "./support.ts"
@@ -26,7 +26,7 @@ const lineWith = (peer: HttpPeers.Running, text: string) =>
  * server drops it (the SDK v1 transport discards messages for a standalone stream that is not open), so there the
  * list is simply taken after initialize, when the tool is already registered.
  */
-const readyListAndEcho = (client: RemoteClient.RemoteClient, awaitListChanged: boolean) =>
+const readyListAndEcho = (client: McpClient.McpClient, awaitListChanged: boolean) =>
   Effect.gen(function*() {
     const session = yield* client.awaitReady
     if (awaitListChanged) {
@@ -43,7 +43,7 @@ describe("HTTP transport against real servers", { timeout: 60_000 }, () => {
       const peer = yield* HttpPeers.start("everything-streamable")
       const clientScope = yield* Scope.make()
       const result = yield* Effect.gen(function*() {
-        const client = yield* RemoteClient.make({ url: peer.url, transport: "http", name: "everything" })
+        const client = yield* McpClient.http({ url: peer.url, transport: "http", name: "everything" })
         assert.strictEqual(client.transport, "http")
         const ready = yield* readyListAndEcho(client, false)
         // The GET stream carries what the server sends on its own: simulated log messages, once switched on.
@@ -68,13 +68,13 @@ describe("HTTP transport against real servers", { timeout: 60_000 }, () => {
     Effect.gen(function*() {
       const peer = yield* HttpPeers.start("everything-sse")
       const explicit = yield* Effect.scoped(Effect.gen(function*() {
-        const client = yield* RemoteClient.make({ url: peer.url, transport: "sse", name: "everything-sse" })
+        const client = yield* McpClient.http({ url: peer.url, transport: "sse", name: "everything-sse" })
         return yield* readyListAndEcho(client, true)
       }))
       assert.deepStrictEqual(explicit.names, EVERYTHING_TOOLS)
       assert.deepStrictEqual(explicit.echo, ["Echo: héllo over HTTP"])
       const detected = yield* Effect.scoped(Effect.gen(function*() {
-        const client = yield* RemoteClient.make({ url: peer.url, transport: "auto", name: "everything-auto" })
+        const client = yield* McpClient.http({ url: peer.url, transport: "auto", name: "everything-auto" })
         yield* client.awaitReady
         return client.transport
       }))
@@ -84,7 +84,7 @@ describe("HTTP transport against real servers", { timeout: 60_000 }, () => {
   it.live("@modelcontextprotocol/server 2.4.0 on node:http: ready (stateless legacy era) and a call", () =>
     Effect.gen(function*() {
       const peer = yield* HttpPeers.start("v2")
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http", name: "v2" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "http", name: "v2" })
       const session = yield* client.awaitReady
       assert.strictEqual(session.serverInfo.name, "echo-v2")
       const list = yield* client.listTools()
@@ -96,7 +96,7 @@ describe("HTTP transport against real servers", { timeout: 60_000 }, () => {
     Effect.gen(function*() {
       const firstScope = yield* Scope.make()
       const first = yield* HttpPeers.start("everything-streamable").pipe(Scope.provide(firstScope))
-      const client = yield* RemoteClient.make({ url: first.url, transport: "http", name: "restarted" })
+      const client = yield* McpClient.http({ url: first.url, transport: "http", name: "restarted" })
       yield* client.awaitReady
       assert.deepStrictEqual(texts(yield* client.callTool("echo", { message: "before" })), ["Echo: before"])
       yield* Scope.close(firstScope, Exit.void)
@@ -108,7 +108,7 @@ describe("HTTP transport against real servers", { timeout: 60_000 }, () => {
       // call made again is served.
       const lost = yield* client.callTool("echo", { message: "after" }).pipe(Effect.flip)
       assert.strictEqual(lost._tag, "SessionExpired")
-      assert.isTrue(lost._tag === "SessionExpired" && lost.retryable)
+      assert.isTrue(lost._tag === "SessionExpired" && ErrorKind.isRetryable(lost))
       const after = yield* client.callTool("echo", { message: "after" })
       assert.deepStrictEqual(texts(after), ["Echo: after"])
       assert.strictEqual(client.stats().sessionsLost, 1)

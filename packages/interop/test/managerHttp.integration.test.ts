@@ -148,7 +148,7 @@ describe("server-everything over HTTP through McpManager", { timeout: 60_000 }, 
       // The new process has never seen the old session: the manager's client re-initializes (or the manager
       // reconnects it) and the server is served again, with every tool.
       const served = yield* manager.call("everything", "echo", { message: "after restart" }).pipe(
-        Effect.retry({ while: (e) => "retryable" in e && e.retryable === true, times: 20 })
+        Effect.retry({ while: (e) => e._tag === "SessionExpired", times: 20 })
       )
       assert.strictEqual(textOf(served), "Echo: after restart")
       // The session loss was a transparent re-initialize of the same client, not a crash: the ledger never left

@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import { ErrorKind } from "@mcp-fleet/transport"
 import * as Schema from "effect/Schema"
 
 /**
@@ -16,9 +17,9 @@ export class UnknownServer extends Schema.TaggedError<UnknownServer>()("UnknownS
   server: Schema.String,
   known: Schema.Array(Schema.String)
 }) {
-  /** Permanent: no server has that name. */
-  get isRetryable(): boolean {
-    return false
+  /** The caller's: no server of that name is configured. */
+  get kind(): ErrorKind.CallerFault {
+    return ErrorKind.callerFault
   }
   override get message(): string {
     return `No MCP server is named "${this.server}"; the configured servers are ${
@@ -40,9 +41,13 @@ export class ServerUnavailable extends Schema.TaggedError<ServerUnavailable>()("
   attempt: Schema.Number,
   gaveUp: Schema.Boolean
 }) {
-  /** Transient while the server is starting or reconnecting; permanent when it is disabled or reconnection gave up (`GaveUp`). */
-  get isRetryable(): boolean {
-    return this.state !== "disabled" && !this.gaveUp
+  /**
+   * Transient while the manager may still bring the server back; a configuration fault when it is disabled; the
+   * server's fault once reconnection gave up.
+   */
+  get kind(): ErrorKind.Transient | ErrorKind.ConfigFault | ErrorKind.ServerFault {
+    if (this.state === "disabled") return ErrorKind.configFault
+    return this.gaveUp ? ErrorKind.serverFault : ErrorKind.transient
   }
   override get message(): string {
     if (this.state === "disabled") return `MCP server "${this.server}" is disabled in the configuration.`
@@ -72,9 +77,9 @@ export class ServerNotReady extends Schema.TaggedError<ServerNotReady>()("Server
   state: Schema.String,
   lastError: Schema.optionalKey(Schema.String)
 }) {
-  /** Permanent: the server settled in a state other than ready. */
-  get isRetryable(): boolean {
-    return false
+  /** The server's: it settled in a state that is not ready. */
+  get kind(): ErrorKind.ServerFault {
+    return ErrorKind.serverFault
   }
   override get message(): string {
     return `MCP server "${this.server}" settled as ${this.state}, not ready${
@@ -92,9 +97,9 @@ export class ServerNotReady extends Schema.TaggedError<ServerNotReady>()("Server
 export class DuplicateServer extends Schema.TaggedError<DuplicateServer>()("DuplicateServer", {
   server: Schema.String
 }) {
-  /** Permanent: the name is taken. */
-  get isRetryable(): boolean {
-    return false
+  /** The caller's: a server of that name is already in the fleet. */
+  get kind(): ErrorKind.CallerFault {
+    return ErrorKind.callerFault
   }
   override get message(): string {
     return `An MCP server named "${this.server}" is already in the fleet; remove it or update it instead.`

@@ -8,7 +8,7 @@
  *
  * @since 0.1.0
  */
-import type { ClientHandlers, McpClientOptions, ProtocolFeatures, RemoteClient, Tool } from "@mcp-fleet/transport"
+import type { ClientHandlers, McpClientOptions, ProtocolFeatures, Tool } from "@mcp-fleet/transport"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as Redacted from "effect/Redacted"
@@ -73,7 +73,7 @@ export interface RemoteServerConfig extends CommonServerConfig {
   readonly transport?: "http" | "sse" | "auto" | undefined
   /** Any other transport option (limits, clientInfo…), passed through. */
   readonly client?:
-    | Omit<RemoteClient.RemoteOptions, "url" | "headers" | "transport" | "name" | "requestTimeout">
+    | Omit<McpClientOptions.RemoteOptions, "url" | "headers" | "transport" | "name" | "requestTimeout">
     | undefined
   readonly command?: undefined
   readonly args?: undefined

@@ -31,8 +31,8 @@
  * @since 0.1.0
  */
 import * as McpAuth from "@mcp-fleet/auth/McpAuth"
-import type { Features, McpClient, McpError, Protocol, ProtocolFeatures, Tool } from "@mcp-fleet/transport"
-import { Telemetry, TypedCall } from "@mcp-fleet/transport"
+import type { Features, McpClient, Protocol, ProtocolFeatures, Tool } from "@mcp-fleet/transport"
+import { McpError, Telemetry, TypedCall } from "@mcp-fleet/transport"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as HttpClient from "effect/http/HttpClient"
@@ -171,7 +171,7 @@ export class McpManager extends Context.Service<McpManager, {
 export type Service = McpManager["Service"]
 
 /** A failure that says the server's process is gone. */
-const isExit = (error: { readonly _tag: string }) => error._tag === "ProcessExited"
+const isExit = (error: unknown): error is McpError.ProcessExited => error instanceof McpError.ProcessExited
 
 const unavailable = (h: ServerHealth) =>
   new ServerUnavailable({

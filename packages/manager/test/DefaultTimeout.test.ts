@@ -7,14 +7,14 @@
 import { assert, describe, it } from "@effect/vitest"
 import { McpManager } from "@mcp-fleet/manager"
 import type * as Transport from "@mcp-fleet/transport"
-import type { McpClientOptions, RemoteClient } from "@mcp-fleet/transport"
+import type { McpClientOptions } from "@mcp-fleet/transport"
 import { Context, Effect, Layer } from "effect"
 import { HttpClient } from "effect/http"
 import { vi } from "vitest"
 import { fleetSpawner, toolServer } from "./fleetPeers.ts"
 
 const made = vi.hoisted(() => [] as Array<McpClientOptions.McpClientOptions>)
-const madeRemote = vi.hoisted(() => [] as Array<RemoteClient.RemoteOptions>)
+const madeRemote = vi.hoisted(() => [] as Array<McpClientOptions.RemoteOptions>)
 
 vi.mock("@mcp-fleet/transport", async (importOriginal) => {
   const actual = await importOriginal<typeof Transport>()

@@ -4,9 +4,8 @@
  * read or rendered on the one server named.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { McpPeer } from "@mcp-fleet/testing"
-import { Cause, Effect, Exit, Option } from "effect"
-import { always, build, fleetSpawner } from "./fleetPeers.ts"
+import { Cause, Deferred, Effect, Exit, Option } from "effect"
+import { always, build, fleetSpawner, until } from "./fleetPeers.ts"
 
 const failureOf = <A, E>(exit: Exit.Exit<A, E>): E => {
   if (Exit.isSuccess(exit)) throw new Error("expected a failure, got a success")
@@ -58,7 +57,8 @@ describe("the manager's resources and prompts", () => {
       const manager = yield* build({ servers: { docs: { command: "docs" }, plain: { command: "plain" } } }, layer)
       yield* manager.waitForReady("docs")
       yield* manager.waitForReady("plain")
-      yield* McpPeer.eventually(() => manager.resources().length === 2 && manager.prompts().length === 1, "listed")
+      // The catalog wakes the snapshots when a listing ends: the latch checks the catalog on each one.
+      yield* until(manager, "docs", () => manager.resources().length === 2 && manager.prompts().length === 1)
       assert.deepStrictEqual(manager.resources().map((r) => [r.server, r.resource.uri]), [
         ["docs", "docs://a"],
         ["docs", "docs://b"]
@@ -82,7 +82,7 @@ describe("the manager's resources and prompts", () => {
       for (let i = 0; i < 5; i++) {
         yield* peer.send({ jsonrpc: "2.0", method: "notifications/resources/list_changed" })
       }
-      yield* McpPeer.eventually(() => manager.resources().length === 1, "relisted")
+      yield* until(manager, "docs", () => manager.resources().length === 1)
       assert.deepStrictEqual(manager.resources().map((r) => r.resource.uri), ["docs://c"])
       const again = listed.filter((m) => m === "resources/list").length - before
       assert.isAtLeast(again, 1)
@@ -103,12 +103,16 @@ describe("the manager's resources and prompts", () => {
   it.effect("serverLogLevel is asked of every server that declares logging, once ready; not of the others", () =>
     Effect.gen(function*() {
       const asked: Array<[string, unknown]> = []
+      const setLevel = Deferred.makeUnsafe<void>()
       const serve = (name: string, capabilities: Record<string, unknown>) =>
         always({
           initialize: { capabilities },
           onRequest: (msg) =>
             Effect.sync(() => {
-              if (msg.method === "logging/setLevel") asked.push([name, msg.params])
+              if (msg.method === "logging/setLevel") {
+                asked.push([name, msg.params])
+                Deferred.doneUnsafe(setLevel, Exit.void)
+              }
               return msg.method === "tools/list" ? tools : msg.method === "logging/setLevel" ? {} : undefined
             })
         })
@@ -122,7 +126,7 @@ describe("the manager's resources and prompts", () => {
       }, layer)
       yield* manager.waitForReady("loud")
       yield* manager.waitForReady("quiet")
-      yield* McpPeer.eventually(() => asked.length > 0, "setLevel asked")
+      yield* Deferred.await(setLevel)
       assert.deepStrictEqual(asked, [["loud", { level: "warning" }]])
     }))
 })

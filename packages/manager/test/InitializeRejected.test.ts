@@ -10,9 +10,7 @@ import type { FakeSpawner } from "@mcp-fleet/testing"
 import { McpPeer } from "@mcp-fleet/testing"
 import { Context, Deferred, Effect, Layer, Queue } from "effect"
 import { TestClock } from "effect/testing"
-import { fleetSpawner } from "./fleetPeers.ts"
-
-const { eventually } = McpPeer
+import { fleetSpawner, until } from "./fleetPeers.ts"
 
 /**
  * Answers `initialize` with `-32022` listing only a version the client does not speak, any other request with
@@ -49,14 +47,14 @@ describe("a server whose initialize is rejected on every start", () => {
       )
       const manager = Context.get(context, McpManager.McpManager)
       const health = () => manager.health().find((h) => h.name === "old")!
-      yield* eventually(() => spawned.peers.old?.[0] !== undefined, "first spawn")
+      yield* spawned.spawns("old", 1)
       for (let attempt = 1; attempt <= 1; attempt++) {
-        yield* eventually(() => health().attempt === attempt, `attempt ${attempt} scheduled`)
+        yield* until(manager, "old", (h) => h.attempt === attempt)
         assert.strictEqual(spawned.count.old, attempt, `no respawn before the ${attempt}. delay has passed`)
         yield* TestClock.adjust("1 second")
-        yield* eventually(() => spawned.count.old === attempt + 1, `spawn ${attempt + 1}`)
+        yield* spawned.spawns("old", attempt + 1)
       }
-      yield* eventually(() => health().gaveUp, "gave up")
+      yield* until(manager, "old", (h) => h.gaveUp)
       yield* TestClock.adjust("1 hour")
       assert.strictEqual(spawned.count.old, 2, "no attempt after the second identical failure")
       assert.strictEqual(health().state, "offline")

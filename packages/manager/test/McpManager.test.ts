@@ -7,9 +7,7 @@ import type { McpClient } from "@mcp-fleet/transport"
 import { Cause, Clock, Context, Deferred, Effect, Exit, Fiber, Layer, Option, Scope, Stream } from "effect"
 import type { ChildProcessSpawner } from "effect/process"
 import { TestClock } from "effect/testing"
-import { always, fleetSpawner, holdingStdout, toolServer } from "./fleetPeers.ts"
-
-const { eventually } = McpPeer
+import { always, fleetSpawner, holdingStdout, tally, toolServer, until } from "./fleetPeers.ts"
 
 const failureOf = <A, E>(exit: Exit.Exit<A, E>): E => {
   if (Exit.isSuccess(exit)) throw new Error("expected a failure, got a success")
@@ -30,12 +28,13 @@ const build = (
 const stateOf = (manager: McpManager.McpManager["Service"], name: string) =>
   manager.health().find((h) => h.name === name)!
 
+/** Waits on the snapshots stream (the manager's own events) until `name`'s health satisfies `check`. */
 const waitFor = (
   manager: McpManager.McpManager["Service"],
   name: string,
   check: (h: ReturnType<typeof stateOf>) => boolean,
-  what: string
-) => eventually(() => check(stateOf(manager, name)), `${name}: ${what}`)
+  _what: string
+) => Effect.asVoid(until(manager, name, check))
 
 const waitState = (manager: McpManager.McpManager["Service"], name: string, state: ServerState.ServerState) =>
   waitFor(manager, name, (h) => h.state === state, `becomes ${state}`)
@@ -146,10 +145,13 @@ describe("McpManager (in-memory fleet)", () => {
   describe("LiveServerWithFailedListIsDegradedNotRestarted", () => {
     it.effect("tools/list timing out (startupTimeout) on a live server is degraded, never restarted", () =>
       Effect.gen(function*() {
-        const { layer, spawned } = fleetSpawner({ stuck: always({ onRequest: () => Effect.succeed(undefined) }) })
+        const frames: Array<unknown> = []
+        const { layer, spawned } = fleetSpawner({
+          stuck: (_, peer) => McpPeer.serve({ onRequest: () => Effect.succeed(undefined) }, frames)(peer)
+        })
         const manager = yield* build({ servers: { stuck: server("stuck") }, startupTimeout: "20 seconds" }, layer)
         const client = yield* manager.client("stuck")
-        yield* eventually(() => client.stats().pending === 1, "tools/list sent")
+        yield* McpPeer.awaitMethod(frames, "tools/list")
         yield* settle
         yield* TestClock.adjust("20 seconds")
         yield* waitState(manager, "stuck", "degraded")
@@ -195,7 +197,8 @@ describe("McpManager (in-memory fleet)", () => {
         }, layer)
         yield* waitState(manager, "crashy", "ready")
         yield* spawned.peers.crashy![0]!.exit(9)
-        yield* waitState(manager, "crashy", "offline")
+        // Offline, and its first reconnection attempt scheduled (two ledger events: the latch waits for both).
+        yield* waitFor(manager, "crashy", (h) => h.state === "offline" && h.attempt === 1, "reconnecting")
         const first = failureOf(yield* Effect.exit(manager.call("crashy", "t", {})))
         assert.strictEqual(first._tag, "ServerUnavailable")
         assert.match(
@@ -220,10 +223,15 @@ describe("McpManager (in-memory fleet)", () => {
           flaky: (index, peer) => toolServer(`flaky#${index}`, tools("t"))(peer)
         })
         const transitions: Array<string> = []
+        const dispatched = tally()
         const manager = yield* build({
           servers: { flaky: server("flaky") },
           reconnect: { initialDelay: "2 seconds" },
-          onStateChange: (c) => Effect.sync(() => transitions.push(`${c.from}->${c.to}`))
+          onStateChange: (c) =>
+            Effect.sync(() => {
+              transitions.push(`${c.from}->${c.to}`)
+              dispatched.bump()
+            })
         }, layer)
         yield* waitState(manager, "flaky", "ready")
         yield* spawned.peers.flaky![0]!.exit(1)
@@ -238,7 +246,7 @@ describe("McpManager (in-memory fleet)", () => {
         assert.deepStrictEqual(manager.tools().map((t) => t.tool.name), ["t"])
         const result = yield* manager.call("flaky", "t", {})
         assert.match(String(result.content[0]!.text), /^flaky#1:/)
-        yield* eventually(() => transitions.length === 4, "transitions dispatched")
+        yield* dispatched.reach(4)
         assert.deepStrictEqual(transitions, [
           "starting->ready",
           "ready->offline",
@@ -262,14 +270,12 @@ describe("McpManager (in-memory fleet)", () => {
         yield* spawned.peers.doomed![0]!.exit(1)
         // Delays: 1 s, 2 s, 3 s (capped), 3 s.
         for (const [delay, expected] of [[1000, 2], [2000, 3], [3000, 4], [3000, 5]] as const) {
-          yield* eventually(
-            () => stateOf(manager, "doomed").attempt === expected - 1,
-            `attempt ${expected - 1} scheduled`
-          )
+          yield* waitFor(manager, "doomed", (h) => h.attempt === expected - 1, `attempt ${expected - 1} scheduled`)
           yield* TestClock.adjust(delay - 1)
           assert.strictEqual(spawned.count.doomed, expected - 1, `no spawn before ${delay} ms`)
           yield* TestClock.adjust(1)
-          yield* eventually(() => spawned.count.doomed === expected, `spawn ${expected}`)
+          yield* spawned.spawns("doomed", expected)
+          assert.strictEqual(spawned.count.doomed, expected, `spawn ${expected}`)
         }
         yield* waitFor(manager, "doomed", (h) => h.gaveUp, "gave up")
         yield* TestClock.adjust("1 hour")
@@ -306,13 +312,13 @@ describe("McpManager (in-memory fleet)", () => {
       const error = failureOf(yield* Effect.exit(manager.call("sudden", "t", {})))
       assert.strictEqual(error._tag, "ProcessExited")
       assert.strictEqual(stateOf(manager, "sudden").state, "offline", "offline right after the failed call")
-      yield* eventually(() => stateOf(manager, "sudden").attempt === 1, "reconnection started")
+      yield* waitFor(manager, "sudden", (h) => h.attempt === 1, "reconnection started")
       // Calls while reconnecting fail fast and do not reset the counter.
       for (let i = 0; i < 3; i++) {
         assert.strictEqual(failureOf(yield* Effect.exit(manager.call("sudden", "t")))._tag, "ServerUnavailable")
       }
       yield* TestClock.adjust("1 second")
-      yield* eventually(() => stateOf(manager, "sudden").attempt === 2, "second attempt scheduled")
+      yield* waitFor(manager, "sudden", (h) => h.attempt === 2, "second attempt scheduled")
       assert.strictEqual(spawned.count.sudden, 2)
     }))
 
@@ -449,7 +455,7 @@ describe("McpManager (in-memory fleet)", () => {
         assert.deepStrictEqual(stateOf(manager, "a").curatedMissing, ["gone"])
         // A process that died is shown offline by health() at once (isAlive read), and the text follows.
         yield* spawned.peers.a![0]!.exit(1)
-        yield* eventually(() => !stateOf(manager, "a").tools.length, "a offline")
+        yield* waitFor(manager, "a", (h) => h.tools.length === 0, "a offline")
         same()
         assert.include(manager.statusLines(), "a: offline")
         assert.strictEqual(StatusText.renderStatusLines(manager.health(), 0).split("\n").length, 5, "0 = unlimited")
@@ -502,17 +508,23 @@ describe("McpManager (in-memory fleet)", () => {
         let current = ["a"]
         const { layer, spawned } = fleetSpawner({ live: (_, peer) => toolServer("live", () => current)(peer) })
         const changes: Array<ReadonlyArray<string>> = []
+        const announced = tally()
         const manager = yield* build({
           servers: { live: server("live") },
-          onToolsChanged: (c) => Effect.sync(() => changes.push(c.tools.map((t) => t.name)))
+          onToolsChanged: (c) =>
+            Effect.sync(() => {
+              changes.push(c.tools.map((t) => t.name))
+              announced.bump()
+            })
         }, layer)
         yield* waitState(manager, "live", "ready")
-        yield* eventually(() => changes.length === 1, "initial tools announced")
+        yield* announced.reach(1)
         current = ["a", "b"]
         const peer = spawned.peers.live![0]!
         yield* peer.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" })
-        yield* eventually(() => manager.tools().length === 2, "tools refreshed")
-        yield* eventually(() => changes.length === 2, "change announced")
+        yield* waitFor(manager, "live", (h) => h.tools.length === 2, "tools refreshed")
+        assert.strictEqual(manager.tools().length, 2)
+        yield* announced.reach(2)
         assert.deepStrictEqual(changes, [["a"], ["a", "b"]])
       }))
 
@@ -576,9 +588,10 @@ describe("McpManager (in-memory fleet)", () => {
         generation = 1
         const peer = spawned.peers.bursty![0]!
         for (let i = 0; i < 50; i++) yield* peer.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" })
-        yield* eventually(() => manager.tools()[0]?.tool.name === "g1", "refreshed")
+        yield* waitFor(manager, "bursty", (h) => h.tools[0]?.name === "g1", "refreshed")
         const client = yield* manager.client("bursty")
-        yield* eventually(() => client.stats().notifications === 50 && client.stats().pending === 0, "burst read")
+        yield* peer.read
+        assert.strictEqual(client.stats().notifications, 50, "burst read")
         for (let i = 0; i < 100; i++) yield* Effect.yieldNow
         assert.isAtMost(lists - 1, 2, `50 notifications caused ${lists - 1} re-lists`)
       }))
@@ -586,6 +599,7 @@ describe("McpManager (in-memory fleet)", () => {
     it.effect("a list_changed that arrives before the server is ready is remembered and replayed once", () =>
       Effect.gen(function*() {
         let lists = 0
+        const relisted = tally()
         let tools = ["old"]
         const frames: Array<unknown> = []
         const { layer, spawned } = fleetSpawner({
@@ -596,6 +610,7 @@ describe("McpManager (in-memory fleet)", () => {
                 Effect.sync(() => {
                   if (msg.method !== "tools/list") return undefined
                   lists++
+                  relisted.bump()
                   return { tools: tools.map((name) => ({ name, inputSchema: {} })) }
                 })
             }, frames)(peer)
@@ -610,7 +625,7 @@ describe("McpManager (in-memory fleet)", () => {
           frames.find((f): f is McpPeer.Message =>
             typeof f === "object" && f !== null && "method" in f && f.method === "initialize"
           )
-        yield* eventually(() => initialize() !== undefined, "initialize sent")
+        yield* McpPeer.awaitMethod(frames, "initialize")
         tools = ["new"]
         yield* peer.send({
           jsonrpc: "2.0",
@@ -618,7 +633,8 @@ describe("McpManager (in-memory fleet)", () => {
           result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "p", version: "1" } }
         })
         yield* waitState(manager, "early", "ready")
-        yield* eventually(() => lists === 2 && !stateOf(manager, "early").listChangedPending, "replayed once")
+        yield* waitFor(manager, "early", (h) => !h.listChangedPending, "replayed once")
+        yield* relisted.reach(2)
         for (let i = 0; i < 100; i++) yield* Effect.yieldNow
         assert.strictEqual(lists, 2, "discovery + exactly one replay")
         assert.deepStrictEqual(manager.tools().map((t) => t.tool.name), ["new"])

@@ -4,7 +4,6 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { FleetMetrics } from "@mcp-fleet/manager"
-import { McpPeer } from "@mcp-fleet/testing"
 import * as SpanRecorder from "@mcp-fleet/testing/SpanRecorder"
 import { Telemetry } from "@mcp-fleet/transport"
 import { SpanKind } from "@opentelemetry/api"
@@ -36,7 +35,7 @@ describe("manager telemetry", () => {
       assert.deepInclude(parent.attributes, { "mcp.server.name": "notes", "gen_ai.tool.name": "read" })
       assert.strictEqual(child.kind, SpanKind.CLIENT)
       assert.strictEqual(child.parentSpanContext?.spanId, parent.spanContext().spanId)
-      // stdio runs on McpSession: the request id is known to the span too.
+      // stdio runs on the same session as HTTP: the request id is known to the span too.
       assert.match(String(child.attributes["jsonrpc.request.id"]), /^\d+$/)
       assert.deepInclude(child.attributes, {
         "mcp.method.name": "tools/call",
@@ -69,7 +68,8 @@ describe("manager telemetry", () => {
       yield* peer.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" })
       const context = yield* Effect.context<never>()
       const refreshes = FleetMetrics.forServer(FleetMetrics.listRefreshes, "s")
-      yield* McpPeer.eventually(() => refreshes.valueUnsafe(context).count === 1, "the refresh is counted")
+      // The ledger's observer counts the refresh in the same step as the Listed transition: a snapshot follows it.
+      yield* until(manager, "s", () => refreshes.valueUnsafe(context).count === 1)
       yield* peer.exit(1)
       yield* until(manager, "s", (h) => h.state === "offline")
       yield* TestClock.adjust("250 millis")

@@ -1,8 +1,9 @@
 /**
- * `manager.call(server, tool, args, { schema })` and the manager errors' `isRetryable`.
+ * `manager.call(server, tool, args, { schema })` and the manager errors' kind (`ErrorKind.isRetryable`).
  */
 import { assert, describe, it } from "@effect/vitest"
 import { ManagerError } from "@mcp-fleet/manager"
+import { ErrorKind } from "@mcp-fleet/transport"
 import { Cause, Effect, Exit, Option, Schema } from "effect"
 import { always, build, fleetSpawner, toolServer } from "./fleetPeers.ts"
 
@@ -38,7 +39,7 @@ describe("manager typed calls", () => {
         yield* Effect.exit(manager.call("counter", "count", {}, { schema: Schema.Struct({ count: Schema.String }) }))
       )
       assert.strictEqual(wrong._tag, "StructuredContentInvalid")
-      assert.isFalse(wrong.isRetryable)
+      assert.isFalse(ErrorKind.isRetryable(wrong))
       const untyped = yield* manager.call("counter", "count", {})
       assert.deepStrictEqual(untyped.structuredContent, { count: 3 })
     }))
@@ -49,22 +50,38 @@ describe("manager typed calls", () => {
       const manager = yield* build({ servers: { cold: { command: "cold" } } }, layer)
       const building = failureOf(yield* Effect.exit(manager.call("cold", "t", {})))
       assert.strictEqual(building._tag, "ErrIndexBuilding")
-      assert.isTrue(building.isRetryable)
+      assert.isTrue(ErrorKind.isRetryable(building))
       const unknown = failureOf(yield* Effect.exit(manager.call("nope", "t", {})))
       assert.strictEqual(unknown._tag, "UnknownServer")
-      assert.isFalse(unknown.isRetryable)
+      assert.isFalse(ErrorKind.isRetryable(unknown))
     }))
 })
 
-describe("manager errors' isRetryable", () => {
-  it("ServerUnavailable is transient while reconnecting and permanent once given up or disabled", () => {
+describe("manager errors' kind", () => {
+  it("ServerUnavailable is transient while reconnecting, the server's once given up, the config's when disabled", () => {
     const base = { server: "s", attempt: 2 }
-    assert.isTrue(new ManagerError.ServerUnavailable({ ...base, state: "offline", gaveUp: false }).isRetryable)
-    assert.isTrue(new ManagerError.ServerUnavailable({ ...base, state: "starting", gaveUp: false }).isRetryable)
-    assert.isFalse(new ManagerError.ServerUnavailable({ ...base, state: "offline", gaveUp: true }).isRetryable)
-    assert.isFalse(new ManagerError.ServerUnavailable({ ...base, state: "disabled", gaveUp: false }).isRetryable)
-    assert.isFalse(new ManagerError.UnknownServer({ server: "s", known: [] }).isRetryable)
-    assert.isFalse(new ManagerError.ServerNotReady({ server: "s", state: "degraded" }).isRetryable)
-    assert.isFalse(new ManagerError.DuplicateServer({ server: "s" }).isRetryable)
+    assert.isTrue(
+      ErrorKind.isRetryable(new ManagerError.ServerUnavailable({ ...base, state: "offline", gaveUp: false }))
+    )
+    assert.isTrue(
+      ErrorKind.isRetryable(new ManagerError.ServerUnavailable({ ...base, state: "starting", gaveUp: false }))
+    )
+    assert.isFalse(
+      ErrorKind.isRetryable(new ManagerError.ServerUnavailable({ ...base, state: "offline", gaveUp: true }))
+    )
+    assert.isFalse(
+      ErrorKind.isRetryable(new ManagerError.ServerUnavailable({ ...base, state: "disabled", gaveUp: false }))
+    )
+    assert.isFalse(ErrorKind.isRetryable(new ManagerError.UnknownServer({ server: "s", known: [] })))
+    assert.isFalse(ErrorKind.isRetryable(new ManagerError.ServerNotReady({ server: "s", state: "degraded" })))
+    assert.isFalse(ErrorKind.isRetryable(new ManagerError.DuplicateServer({ server: "s" })))
+    assert.strictEqual(
+      new ManagerError.ServerUnavailable({ ...base, state: "offline", gaveUp: true }).kind._tag,
+      "ServerFault"
+    )
+    assert.strictEqual(
+      new ManagerError.ServerUnavailable({ ...base, state: "disabled", gaveUp: false }).kind._tag,
+      "ConfigFault"
+    )
   })
 })

@@ -5,13 +5,46 @@
 import type { ManagerOptions, ServerHealth } from "@mcp-fleet/manager"
 import { McpManager } from "@mcp-fleet/manager"
 import { FakeSpawner, McpPeer } from "@mcp-fleet/testing"
-import { Context, Deferred, Effect, Layer, Stream } from "effect"
+import { Context, Deferred, Effect, Exit, Layer, Stream } from "effect"
 import type { Scope } from "effect"
 import { ChildProcessSpawner } from "effect/process"
 
 export interface Spawned {
   readonly count: Record<string, number>
   readonly peers: Record<string, Array<FakeSpawner.Peer>>
+  /** Completes once `name` has been spawned `times` times (a latch on the spawner's own events). */
+  readonly spawns: (name: string, times: number) => Effect.Effect<void>
+}
+
+/**
+ * A count that tests latch on: `bump` it where the event happens (a callback, a peer script), `reach(n)` waits until
+ * it has been bumped `n` times.
+ */
+export interface Tally {
+  readonly bump: () => void
+  readonly count: () => number
+  readonly reach: (n: number) => Effect.Effect<void>
+}
+
+export const tally = (): Tally => {
+  let count = 0
+  const waiting: Array<{ readonly n: number; readonly done: Deferred.Deferred<void> }> = []
+  return {
+    bump: () => {
+      count++
+      for (let i = waiting.length - 1; i >= 0; i--) {
+        if (count >= waiting[i]!.n) Deferred.doneUnsafe(waiting.splice(i, 1)[0]!.done, Exit.void)
+      }
+    },
+    count: () => count,
+    reach: (n) =>
+      Effect.suspend(() => {
+        if (count >= n) return Effect.void
+        const done = Deferred.makeUnsafe<void>()
+        waiting.push({ n, done })
+        return Deferred.await(done)
+      })
+  }
 }
 
 export type ScriptFor = (spawnIndex: number, peer: FakeSpawner.Peer) => Effect.Effect<void, never, Scope.Scope>
@@ -33,11 +66,18 @@ export const toolServer = (name: string, tools: () => ReadonlyArray<string>, ext
   })
 
 export const fleetSpawner = (scripts: Record<string, ScriptFor>, options?: FakeSpawner.Options) => {
-  const spawned: Spawned = { count: {}, peers: {} }
+  const tallies = new Map<string, Tally>()
+  const tallyOf = (name: string) => {
+    let found = tallies.get(name)
+    if (found === undefined) tallies.set(name, found = tally())
+    return found
+  }
+  const spawned: Spawned = { count: {}, peers: {}, spawns: (name, times) => tallyOf(name).reach(times) }
   const layer = FakeSpawner.layer((peer) => {
     const name = peer.command.command
     const index = spawned.count[name] ?? 0
     spawned.count[name] = index + 1
+    tallyOf(name).bump()
     ;(spawned.peers[name] ??= []).push(peer)
     const script = scripts[name]
     return script === undefined ? peer.exit(127) : script(index, peer)

@@ -1,6 +1,6 @@
 /**
  * The hostile-HTTP measurement of issue 24: each storm and deadline fault of the HTTP fake server
- * (`@mcp-fleet/fake-server`'s `http-server.mjs`, a child process on 127.0.0.1) against a real `RemoteClient` (and,
+ * (`@mcp-fleet/fake-server`'s `http-server.mjs`, a child process on 127.0.0.1) against a real `McpClient.http` (and,
  * for the forgetful server, a real `McpManager`) on undici, with the figures RELIABILITY.md reports: initializes
  * and requests within a 3 s window, sockets the server still sees open after the client closed, and the longest
  * call against its deadline.
@@ -18,7 +18,7 @@
 import { NodeHttpClient, NodeRuntime, NodeServices } from "@effect/platform-node"
 import { McpManager } from "@mcp-fleet/manager"
 import { FakeHttpServer } from "@mcp-fleet/testing"
-import { RemoteClient } from "@mcp-fleet/transport"
+import { McpClient } from "@mcp-fleet/transport"
 import { Cause, Console, Duration, Effect, Exit, Layer, Option, References, Stream } from "effect"
 import type { HttpClient } from "effect/http"
 import * as Http from "node:http"
@@ -73,7 +73,7 @@ const elapsed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
 const forget = Effect.gen(function*() {
   const server = yield* FakeHttpServer.start(["forget-sessions"])
   const state = yield* Effect.scoped(Effect.gen(function*() {
-    const client = yield* RemoteClient.make({ url: server.url, transport: "http" })
+    const client = yield* McpClient.http({ url: server.url, transport: "http" })
     yield* Effect.sleep(WINDOW)
     const readiness = client.readiness()
     return readiness._tag === "Failed" ? `Failed: ${readiness.error.message}` : readiness._tag
@@ -117,7 +117,7 @@ const forgetManaged = Effect.gen(function*() {
 const get404 = Effect.gen(function*() {
   const server = yield* FakeHttpServer.start(["get-status=404"])
   const call = yield* Effect.scoped(Effect.gen(function*() {
-    const client = yield* RemoteClient.make({ url: server.url, transport: "http" })
+    const client = yield* McpClient.http({ url: server.url, transport: "http" })
     yield* Effect.sleep(WINDOW)
     return describe(yield* Effect.exit(client.callTool("echo", { text: "after" }, { timeout: "2 seconds" })))
   }))
@@ -133,7 +133,7 @@ const get404 = Effect.gen(function*() {
 const flap = Effect.gen(function*() {
   const server = yield* FakeHttpServer.start(["get-close-after=10", "retry=0"])
   yield* Effect.scoped(Effect.gen(function*() {
-    yield* RemoteClient.make({ url: server.url, transport: "http" })
+    yield* McpClient.http({ url: server.url, transport: "http" })
     yield* Effect.sleep(WINDOW)
   }))
   const log = yield* requests(server.origin)
@@ -144,7 +144,7 @@ const flap = Effect.gen(function*() {
 const pings = Effect.gen(function*() {
   const server = yield* FakeHttpServer.start(["reply=sse", "ping-flood=500"])
   const during = yield* Effect.scoped(Effect.gen(function*() {
-    const client = yield* RemoteClient.make({ url: server.url, transport: "http" })
+    const client = yield* McpClient.http({ url: server.url, transport: "http" })
     yield* client.awaitReady
     const call = describe(yield* Effect.exit(client.callTool("echo", {}, { timeout: "5 seconds" })))
     yield* Effect.sleep("1 second")
@@ -170,7 +170,7 @@ const pings = Effect.gen(function*() {
 const reissue = Effect.gen(function*() {
   const server = yield* FakeHttpServer.start(["modern", "cut-after=1500"])
   const outcome = yield* Effect.scoped(Effect.gen(function*() {
-    const client = yield* RemoteClient.make({ url: server.url, transport: "http" })
+    const client = yield* McpClient.http({ url: server.url, transport: "http" })
     yield* client.awaitReady
     return yield* elapsed(client.callTool("echo", {}, { timeout: "2 seconds" }))
   }))
@@ -187,7 +187,7 @@ const reissue = Effect.gen(function*() {
 const noAck = Effect.gen(function*() {
   const server = yield* FakeHttpServer.start(["legacy-sse", "fault=no-ack", "fault-on=tools/call"])
   const during = yield* Effect.scoped(Effect.gen(function*() {
-    const client = yield* RemoteClient.make({ url: server.url, transport: "sse" })
+    const client = yield* McpClient.http({ url: server.url, transport: "sse" })
     yield* client.awaitReady
     let longest = 0
     let failed = 0
@@ -217,7 +217,7 @@ const noAck = Effect.gen(function*() {
 const noEndpoint = Effect.gen(function*() {
   const server = yield* FakeHttpServer.start(["legacy-sse", "no-endpoint"])
   const outcome = yield* Effect.scoped(Effect.gen(function*() {
-    const client = yield* RemoteClient.make({ url: server.url, requestTimeout: "2 seconds" })
+    const client = yield* McpClient.http({ url: server.url, requestTimeout: "2 seconds" })
     return yield* elapsed(client.awaitReady)
   }))
   yield* report("7 fallback without endpoint", {
@@ -232,7 +232,7 @@ const gzip = Effect.gen(function*() {
   const server = yield* FakeHttpServer.start(["fault=gzip-bomb", "fault-on=tools/call", "huge-bytes=104857600"])
   const rss = () => process.memoryUsage().rss
   const outcome = yield* Effect.scoped(Effect.gen(function*() {
-    const client = yield* RemoteClient.make({ url: server.url, transport: "http" })
+    const client = yield* McpClient.http({ url: server.url, transport: "http" })
     yield* client.awaitReady
     const before = rss()
     const { exit, ms } = yield* elapsed(client.callTool("echo", {}, { timeout: "20 seconds" }))

@@ -46,6 +46,12 @@ export interface Peer {
   readonly send: (message: unknown) => Effect.Effect<void>
   /** Writes text or bytes verbatim to the client's stdout. */
   readonly sendRaw: (data: string | Uint8Array) => Effect.Effect<void>
+  /**
+   * Completes once the client has handled everything written to its stdout so far: its reader has taken every
+   * chunk and asked for more (or stdout has ended). A latch for "the client has read what I sent", in place of
+   * polling its counters.
+   */
+  readonly read: Effect.Effect<void>
   /** Writes text to the client's stderr. */
   readonly stderr: (text: string) => Effect.Effect<void>
   /** Exits with a code: stdout and stderr end, `exitCode` succeeds. */
@@ -107,6 +113,49 @@ export const make = (
       const stdinClosed = yield* Deferred.make<void>()
       const killed = yield* Deferred.make<string>()
       let partial = ""
+      /** Chunks written to stdout, and chunks the client's reader has taken and handled (it asked for more). */
+      let written = 0
+      let taken = 0
+      let handled = 0
+      let stdoutDone = false
+      const readers: Array<{ readonly upTo: number; readonly done: Deferred.Deferred<void> }> = []
+      const wake = () => {
+        for (let i = readers.length - 1; i >= 0; i--) {
+          const reader = readers[i]!
+          if (stdoutDone || handled >= reader.upTo) {
+            readers.splice(i, 1)
+            Deferred.doneUnsafe(reader.done, Exit.void)
+          }
+        }
+      }
+      const write = (bytes: Uint8Array) => {
+        written++
+        Queue.offerUnsafe(stdout, bytes)
+      }
+      /** The client's reader asks for more: what it took before has been handled. */
+      const pullStdout = Effect.suspend(() => {
+        handled = taken
+        wake()
+        return Queue.takeAll(stdout).pipe(
+          Effect.tap((chunks) =>
+            Effect.sync(() => {
+              taken += chunks.length
+            })
+          ),
+          Effect.onError(() =>
+            Effect.sync(() => {
+              stdoutDone = true
+              wake()
+            })
+          )
+        )
+      })
+      const read = Effect.suspend(() => {
+        if (stdoutDone || handled >= written) return Effect.void
+        const done = Deferred.makeUnsafe<void>()
+        readers.push({ upTo: written, done })
+        return Deferred.await(done)
+      })
 
       const finish = (code: number | null, signal: string | null) =>
         Effect.sync(() => {
@@ -141,9 +190,9 @@ export const make = (
         command,
         pid,
         received,
-        send: (message) => Effect.sync(() => Queue.offerUnsafe(stdout, encoder.encode(JSON.stringify(message) + "\n"))),
-        sendRaw: (data) =>
-          Effect.sync(() => Queue.offerUnsafe(stdout, typeof data === "string" ? encoder.encode(data) : data)),
+        send: (message) => Effect.sync(() => write(encoder.encode(JSON.stringify(message) + "\n"))),
+        sendRaw: (data) => Effect.sync(() => write(typeof data === "string" ? encoder.encode(data) : data)),
+        read,
         stderr: (text) => Effect.sync(() => Queue.offerUnsafe(stderr, encoder.encode(text))),
         exit: (code) => finish(code, null),
         exitHoldingOutput: (code) =>
@@ -215,7 +264,7 @@ export const make = (
         isRunning: Effect.sync(() => !Deferred.isDoneUnsafe(exitSignal)),
         kill,
         stdin,
-        stdout: Stream.fromQueue(stdout),
+        stdout: Stream.fromPull(Effect.succeed(pullStdout)),
         stderr: Stream.fromQueue(stderr),
         all: Stream.merge(Stream.fromQueue(stdout), Stream.fromQueue(stderr)),
         getInputFd: () => Sink.drain,

@@ -14,7 +14,7 @@
  *
  * @since 0.1.0
  */
-import { Deferred, Effect, Fiber, Queue } from "effect"
+import { Deferred, Effect, Exit, Fiber, Queue } from "effect"
 import type { Duration, Scope } from "effect"
 import { TestClock } from "effect/testing"
 import * as FakeSpawner from "./FakeSpawner.ts"
@@ -72,6 +72,50 @@ export const methodNotFound = (id: unknown) => ({
 
 const isMessage = (u: unknown): u is Message => typeof u === "object" && u !== null && !Array.isArray(u)
 
+/** Who waits on which frame log (`awaitFrames`), woken by each frame a peer records into it. */
+const frameWaiters = new WeakMap<ReadonlyArray<unknown>, Set<() => void>>()
+
+const record = (frames: Array<unknown>, frame: unknown) => {
+  frames.push(frame)
+  const waiting = frameWaiters.get(frames)
+  if (waiting !== undefined) { for (const wake of [...waiting]) wake() }
+}
+
+/**
+ * Waits until `check` holds of a peer's frame log: checked at once, then again on each frame the peer records into
+ * `frames` (a latch on the peer's own events, not on time or on counted yields).
+ *
+ * @example
+ * ```ts
+ * yield* McpPeer.awaitFrames(frames, () => frames.some((f) => isCall(f)))
+ * ```
+ *
+ * @since 0.4.0
+ * @category helpers
+ */
+export const awaitFrames = (frames: ReadonlyArray<unknown>, check: () => boolean): Effect.Effect<void> =>
+  Effect.suspend(() => {
+    if (check()) return Effect.void
+    const done = Deferred.makeUnsafe<void>()
+    const wake = () => {
+      if (check()) Deferred.doneUnsafe(done, Exit.void)
+    }
+    let waiting = frameWaiters.get(frames)
+    if (waiting === undefined) frameWaiters.set(frames, waiting = new Set())
+    const registered = waiting
+    registered.add(wake)
+    return Deferred.await(done).pipe(Effect.ensuring(Effect.sync(() => registered.delete(wake))))
+  })
+
+/**
+ * Waits until the peer has received `count` messages of `method` (requests or notifications).
+ *
+ * @since 0.4.0
+ * @category helpers
+ */
+export const awaitMethod = (frames: ReadonlyArray<unknown>, method: string, count = 1): Effect.Effect<void> =>
+  awaitFrames(frames, () => frames.filter((f) => isMessage(f) && f.method === method).length >= count)
+
 /**
  * Runs `script` against one spawned peer, recording every frame it receives into `frames`.
  *
@@ -89,7 +133,7 @@ export const serve =
           return
         }
         const msg = next.success
-        frames.push(msg)
+        record(frames, msg)
         if (!isMessage(msg)) continue
         if (msg.id === undefined) {
           if (script.onNotification) yield* script.onNotification(msg, peer)
@@ -153,22 +197,6 @@ export const controlled = (script: Script, options?: FakeSpawner.Options) =>
  * @category helpers
  */
 export const echoResult = (args: unknown) => ({ content: [{ type: "text", text: JSON.stringify(args) }] })
-
-/**
- * Waits, on events rather than time, until `check` holds: yields to other fibers in between and dies after
- * `maxYields` yields.
- *
- * @since 0.1.0
- * @category helpers
- */
-export const eventually = (check: () => boolean, what: string, maxYields = 10_000): Effect.Effect<void> =>
-  Effect.gen(function*() {
-    for (let i = 0; i < maxYields; i++) {
-      if (check()) return
-      yield* Effect.yieldNow
-    }
-    return yield* Effect.die(new Error(`never became true: ${what}`))
-  })
 
 /**
  * Runs `close` while the `TestClock` passes `duration` (enough for every grace period), and returns what `observe`

@@ -74,11 +74,12 @@ export const capabilities = (
  * @since 0.2.0
  * @category constructors
  */
-export const fromContext = (given: ClientHandlers | undefined): Effect.Effect<ClientHandlers> =>
-  Effect.gen(function*() {
+export const fromContext: (given: ClientHandlers | undefined) => Effect.Effect<ClientHandlers> = Effect.fnUntraced(
+  function*(given: ClientHandlers | undefined) {
     const roots = given?.roots ?? Option.getOrUndefined(yield* Effect.serviceOption(Roots.Roots))
     const elicitation = given?.elicitation ??
       Option.getOrUndefined(yield* Effect.serviceOption(Elicitation.Elicitation))
     const sampling = given?.sampling ?? Option.getOrUndefined(yield* Effect.serviceOption(Sampling.Sampling))
     return { roots, elicitation, sampling }
-  })
+  }
+)

@@ -5,6 +5,7 @@
  * @since 0.3.0
  */
 import * as Schema from "effect/Schema"
+import * as ErrorKind from "./ErrorKind.ts"
 import { oneLine } from "./internal/ServerText.ts"
 
 /**
@@ -24,8 +25,8 @@ export class NotInEra extends Schema.TaggedError<NotInEra>()("NotInEra", {
   }
 
   /** Permanent: the method does not exist in this era. */
-  get isRetryable(): boolean {
-    return false
+  get kind(): ErrorKind.CallerFault {
+    return ErrorKind.callerFault
   }
 }
 
@@ -46,8 +47,8 @@ export class MissingClientCapability extends Schema.TaggedError<MissingClientCap
   }
 
   /** Permanent: the same request without the capability is refused again. */
-  get isRetryable(): boolean {
-    return false
+  get kind(): ErrorKind.ConfigFault {
+    return ErrorKind.configFault
   }
 }
 
@@ -69,8 +70,8 @@ export class HeaderMismatch extends Schema.TaggedError<HeaderMismatch>()("Header
   }
 
   /** Permanent: the same request carries the same headers. */
-  get isRetryable(): boolean {
-    return false
+  get kind(): ErrorKind.ServerFault {
+    return ErrorKind.serverFault
   }
 }
 
@@ -90,8 +91,8 @@ export class InputRoundsExceeded extends Schema.TaggedError<InputRoundsExceeded>
   }
 
   /** Permanent: the server keeps asking for input. */
-  get isRetryable(): boolean {
-    return false
+  get kind(): ErrorKind.ServerFault {
+    return ErrorKind.serverFault
   }
 }
 
@@ -116,8 +117,8 @@ export class InputUnavailable extends Schema.TaggedError<InputUnavailable>()("In
   }
 
   /** Permanent: the client still cannot answer. */
-  get isRetryable(): boolean {
-    return false
+  get kind(): ErrorKind.ConfigFault {
+    return ErrorKind.configFault
   }
 }
 

@@ -6,7 +6,9 @@
  *
  * @since 0.2.0
  */
+import * as AuthError from "@mcp-fleet/auth/AuthError"
 import * as Schema from "effect/Schema"
+import * as ErrorKind from "./ErrorKind.ts"
 
 /**
  * The server could not be reached: connection refused, DNS failure, a reset before any answer, a TLS error.
@@ -21,13 +23,16 @@ export class ConnectionFailed extends Schema.TaggedError<ConnectionFailed>()("Co
   reason: Schema.String
 }) {
   /** Transient: the server may be restarting or the network may come back (connection refused, DNS, reset). */
-  get isRetryable(): boolean {
-    return true
+  get kind(): ErrorKind.Transient {
+    return ErrorKind.transient
   }
   override get message(): string {
     return `MCP server "${this.server}" at ${this.url} could not be reached for ${this.method}: ${this.reason}.`
   }
 }
+
+/** Why a plain 401 needs the user: no `McpAuth` answered it (with one, it becomes `AuthorizationRequired`). */
+const UNAUTHORIZED = "the server answered HTTP 401 and no authorization (McpAuth) is configured for it."
 
 /**
  * The server answered with an HTTP status that is not a success. `wwwAuthenticate` (401/403) and `retryAfter`
@@ -44,9 +49,14 @@ export class HttpStatusError extends Schema.TaggedError<HttpStatusError>()("Http
   wwwAuthenticate: Schema.optionalKey(Schema.String),
   retryAfter: Schema.optionalKey(Schema.String)
 }) {
-  /** Transient for 5xx, 408 and 429 (server trouble, overload, rate limit); permanent for other statuses (400, 401, 403, 404…). */
-  get isRetryable(): boolean {
-    return this.status >= 500 || this.status === 408 || this.status === 429
+  /**
+   * Transient for 5xx, 408 and 429 (server trouble, overload, rate limit); a 401 needs the user (no `McpAuth` answered
+   * it: with one, it would have become `AuthorizationRequired`); the server's for good for other statuses (400, 403,
+   * 404…).
+   */
+  get kind(): ErrorKind.Transient | ErrorKind.NeedsUser | ErrorKind.ServerFault {
+    if (this.status >= 500 || this.status === 408 || this.status === 429) return ErrorKind.transient
+    return this.status === 401 ? ErrorKind.needsUser(UNAUTHORIZED) : ErrorKind.serverFault
   }
   override get message(): string {
     const auth = this.wwwAuthenticate !== undefined ? ` (WWW-Authenticate: ${this.wwwAuthenticate})` : ""
@@ -67,13 +77,9 @@ export class SessionExpired extends Schema.TaggedError<SessionExpired>()("Sessio
   server: Schema.String,
   method: Schema.String
 }) {
-  /** Always `true`: the client opens a new session, so the same call can be made again. */
-  get retryable(): boolean {
-    return true
-  }
   /** Transient: the client opens a new session, so the same call can be made again. */
-  get isRetryable(): boolean {
-    return true
+  get kind(): ErrorKind.Transient {
+    return ErrorKind.transient
   }
   override get message(): string {
     return `MCP server "${this.server}" ended the session while ${this.method} was waiting; the client opens a new session, so retry the call.`
@@ -94,9 +100,9 @@ export class SessionsForgotten extends Schema.TaggedError<SessionsForgotten>()("
   /** New sessions lost in a row before a request succeeded on any of them. */
   losses: Schema.Number
 }) {
-  /** Permanent for this client (it has ended): retrying at once meets the same server. */
-  get isRetryable(): boolean {
-    return false
+  /** The server's (its deployment's) for good: this client has ended, and retrying at once meets the same server. */
+  get kind(): ErrorKind.ServerFault {
+    return ErrorKind.serverFault
   }
   override get message(): string {
     return `MCP server "${this.server}" forgets its sessions; is it behind a load balancer without session affinity? ${this.losses} new sessions in a row were lost before a request succeeded on any of them.`
@@ -116,8 +122,8 @@ export class StreamEnded extends Schema.TaggedError<StreamEnded>()("StreamEnded"
   reason: Schema.String
 }) {
   /** Transient: the connection was lost before the answer. */
-  get isRetryable(): boolean {
-    return true
+  get kind(): ErrorKind.Transient {
+    return ErrorKind.transient
   }
   override get message(): string {
     return `MCP server "${this.server}" ended the stream of ${this.method} before its answer: ${this.reason}.`
@@ -137,8 +143,8 @@ export class RedirectRefused extends Schema.TaggedError<RedirectRefused>()("Redi
   location: Schema.String
 }) {
   /** Permanent: the server keeps redirecting to another origin. */
-  get isRetryable(): boolean {
-    return false
+  get kind(): ErrorKind.ServerFault {
+    return ErrorKind.serverFault
   }
   override get message(): string {
     return `MCP server "${this.server}" redirected ${this.method} to ${this.location}, another origin or too many hops; the redirect was not followed.`
@@ -148,26 +154,22 @@ export class RedirectRefused extends Schema.TaggedError<RedirectRefused>()("Redi
 /**
  * The server wants OAuth authorization (HTTP 401, or a 403 `insufficient_scope` that step-ups did not satisfy)
  * and `McpAuth` could not complete it: no prompt is available, the user declined, a refresh was refused and no new
- * authorization could be made, or the authorization server misbehaved. `reason` says which, without any secret.
- * Retrying will not help until the user authorizes (for the CLI: `mcp-fleet auth login <server>`).
+ * authorization could be made, or the authorization server misbehaved. `reason` says which, without any secret;
+ * `server`, `method` and `status` say which request was refused. Retrying will not help until the user authorizes
+ * (for the CLI: `mcp-fleet auth login <server>`).
+ *
+ * The same class as `@mcp-fleet/auth`'s `AuthError.AuthorizationRequired`: one failure, one class.
  *
  * @since 0.2.0
  * @category errors
  */
-export class AuthorizationRequired extends Schema.TaggedError<AuthorizationRequired>()("AuthorizationRequired", {
-  server: Schema.String,
-  method: Schema.String,
-  status: Schema.Number,
-  reason: Schema.String
-}) {
-  /** Permanent: retrying cannot help until the user authorizes. */
-  get isRetryable(): boolean {
-    return false
-  }
-  override get message(): string {
-    return `MCP server "${this.server}" needs authorization (${this.method} was answered HTTP ${this.status}): ${this.reason}`
-  }
-}
+export const AuthorizationRequired: typeof AuthError.AuthorizationRequired = AuthError.AuthorizationRequired
+
+/**
+ * @since 0.2.0
+ * @category errors
+ */
+export type AuthorizationRequired = AuthError.AuthorizationRequired
 
 /**
  * The errors the HTTP transports add to those of any request.
@@ -196,8 +198,8 @@ export class InvalidUrl extends Schema.TaggedError<InvalidUrl>()("InvalidUrl", {
   reason: Schema.String
 }) {
   /** Permanent: the URL is unusable until the configuration changes. */
-  get isRetryable(): boolean {
-    return false
+  get kind(): ErrorKind.ConfigFault {
+    return ErrorKind.configFault
   }
   override get message(): string {
     return `MCP server "${this.server}" has an unusable URL ${this.url}: ${this.reason}.`

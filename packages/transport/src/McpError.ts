@@ -8,6 +8,7 @@
  */
 import * as Schema from "effect/Schema"
 import type { EraError } from "./EraError.ts"
+import * as ErrorKind from "./ErrorKind.ts"
 import type { HttpError, InvalidUrl } from "./HttpError.ts"
 import { oneLine } from "./internal/ServerText.ts"
 
@@ -30,8 +31,8 @@ export class SpawnError extends Schema.TaggedError<SpawnError>()("SpawnError", {
   reason: Schema.String
 }) {
   /** Permanent: the same command fails the same way until the configuration changes. */
-  get isRetryable(): boolean {
-    return false
+  get kind(): ErrorKind.ConfigFault {
+    return ErrorKind.configFault
   }
   override get message(): string {
     return `MCP server "${this.server}" could not be started (${this.command}): ${this.reason}.`
@@ -51,8 +52,8 @@ export class ProcessExited extends Schema.TaggedError<ProcessExited>()("ProcessE
   stderrTail: StderrTail
 }) {
   /** Transient: the manager restarts the server, so a later call can succeed (a bare client needs a new one). */
-  get isRetryable(): boolean {
-    return true
+  get kind(): ErrorKind.Transient {
+    return ErrorKind.transient
   }
   override get message(): string {
     const how = this.signal !== null
@@ -75,8 +76,8 @@ export class ClientClosed extends Schema.TaggedError<ClientClosed>()("ClientClos
   reason: Schema.String
 }) {
   /** Permanent: the client was closed on purpose; a closed client never takes a call again. */
-  get isRetryable(): boolean {
-    return false
+  get kind(): ErrorKind.CallerFault {
+    return ErrorKind.callerFault
   }
   override get message(): string {
     return `The MCP client for "${this.server}" is closed (${this.reason}).`
@@ -95,8 +96,8 @@ export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()("Reques
   timeoutMs: Schema.Number
 }) {
   /** Transient: the server was slow, not wrong. */
-  get isRetryable(): boolean {
-    return true
+  get kind(): ErrorKind.Transient {
+    return ErrorKind.transient
   }
   override get message(): string {
     return `MCP server "${this.server}" did not answer ${this.method} within ${this.timeoutMs} ms.`
@@ -117,9 +118,9 @@ export class RemoteError extends Schema.TaggedError<RemoteError>()("RemoteError"
   remoteMessage: Schema.String,
   data: Schema.optionalKey(Schema.Unknown)
 }) {
-  /** Transient only for the SDKs' connection-closed (-32000) and request-timeout (-32001) codes; an unknown tool, invalid params (-32602) or any other answer is permanent. */
-  get isRetryable(): boolean {
-    return this.code === -32000 || this.code === -32001
+  /** Transient only for the SDKs' connection-closed (-32000) and request-timeout (-32001) codes; an unknown tool, invalid params (-32602) or any other answer is the server's for good. */
+  get kind(): ErrorKind.Transient | ErrorKind.ServerFault {
+    return this.code === -32000 || this.code === -32001 ? ErrorKind.transient : ErrorKind.serverFault
   }
   override get message(): string {
     return `MCP server "${this.server}" answered ${this.method} with error ${this.code}: ${
@@ -152,8 +153,8 @@ export class ProtocolError extends Schema.TaggedError<ProtocolError>()("Protocol
   detail: Schema.String
 }) {
   /** Permanent: the server broke the protocol; asking again gets the same answer. */
-  get isRetryable(): boolean {
-    return false
+  get kind(): ErrorKind.ServerFault {
+    return ErrorKind.serverFault
   }
   override get message(): string {
     return `MCP server "${this.server}" sent an invalid answer to ${this.method}: ${oneLine(this.detail)}`
@@ -172,8 +173,8 @@ export class PageCapExceeded extends Schema.TaggedError<PageCapExceeded>()("Page
   pages: Schema.Number
 }) {
   /** Permanent: the list is longer than the cap allows. */
-  get isRetryable(): boolean {
-    return false
+  get kind(): ErrorKind.ServerFault {
+    return ErrorKind.serverFault
   }
   override get message(): string {
     return `MCP server "${this.server}" still had more ${this.method} results after ${this.pages} pages; the list was not truncated silently.`
@@ -192,8 +193,8 @@ export class RepeatedCursor extends Schema.TaggedError<RepeatedCursor>()("Repeat
   page: Schema.Number
 }) {
   /** Permanent: the server's pagination loops. */
-  get isRetryable(): boolean {
-    return false
+  get kind(): ErrorKind.ServerFault {
+    return ErrorKind.serverFault
   }
   override get message(): string {
     return `MCP server "${this.server}" repeated a ${this.method} cursor on page ${this.page}, which would loop forever.`
@@ -215,8 +216,8 @@ export class MessageTooLarge extends Schema.TaggedError<MessageTooLarge>()("Mess
   encoding: Schema.optionalKey(Schema.String)
 }) {
   /** Permanent: the same answer is as large the next time. */
-  get isRetryable(): boolean {
-    return false
+  get kind(): ErrorKind.ServerFault {
+    return ErrorKind.serverFault
   }
   override get message(): string {
     return this.encoding === undefined
@@ -247,8 +248,8 @@ export class UnsupportedProtocolVersion
   })
 {
   /** Permanent: no protocol version in common. */
-  get isRetryable(): boolean {
-    return false
+  get kind(): ErrorKind.ServerFault {
+    return ErrorKind.serverFault
   }
   override get message(): string {
     if (this.answered === undefined) {
@@ -275,8 +276,8 @@ export class TooManyInFlight extends Schema.TaggedError<TooManyInFlight>()("TooM
   limit: Schema.Number
 }) {
   /** Transient: it can be sent once some of the requests in flight have finished. */
-  get isRetryable(): boolean {
-    return true
+  get kind(): ErrorKind.Transient {
+    return ErrorKind.transient
   }
   override get message(): string {
     return `MCP server "${this.server}" already has ${this.limit} requests in flight; try again when some have finished.`
@@ -294,8 +295,8 @@ export class NotReady extends Schema.TaggedError<NotReady>()("NotReady", {
   operation: Schema.String
 }) {
   /** Transient: the server is still initializing. */
-  get isRetryable(): boolean {
-    return true
+  get kind(): ErrorKind.Transient {
+    return ErrorKind.transient
   }
   override get message(): string {
     return `MCP server "${this.server}" has not finished initializing, so ${this.operation} cannot be answered yet.`
@@ -316,8 +317,8 @@ export class ErrIndexBuilding extends Schema.TaggedError<ErrIndexBuilding>()("Er
   tool: Schema.String
 }) {
   /** Transient: the server is still starting up. */
-  get isRetryable(): boolean {
-    return true
+  get kind(): ErrorKind.Transient {
+    return ErrorKind.transient
   }
   override get message(): string {
     return `The "${this.server}" server is still starting up (it may be building its index), so "${this.tool}" cannot run yet; retry in a minute or use another tool meanwhile.`
@@ -393,8 +394,8 @@ export class InvalidParams extends Schema.TaggedError<InvalidParams>()("InvalidP
   detail: Schema.String
 }) {
   /** Permanent: the same arguments cannot be sent as JSON next time either. */
-  get isRetryable(): boolean {
-    return false
+  get kind(): ErrorKind.CallerFault {
+    return ErrorKind.callerFault
   }
   override get message(): string {
     return `The arguments of ${this.method} for MCP server "${this.server}" cannot be sent as JSON: ${this.detail}.`
@@ -417,8 +418,8 @@ export class StructuredContentInvalid extends Schema.TaggedError<StructuredConte
   }
 ) {
   /** Permanent: the server's result does not have the shape the caller expects. */
-  get isRetryable(): boolean {
-    return false
+  get kind(): ErrorKind.ServerFault {
+    return ErrorKind.serverFault
   }
   override get message(): string {
     return `MCP server "${this.server}" answered tool "${this.tool}" with structuredContent that does not match the expected schema: ${
@@ -440,8 +441,8 @@ export class CapabilityNotSupported extends Schema.TaggedError<CapabilityNotSupp
   capability: Schema.String
 }) {
   /** Permanent: the server declared what it offers at initialize. */
-  get isRetryable(): boolean {
-    return false
+  get kind(): ErrorKind.ServerFault {
+    return ErrorKind.serverFault
   }
   override get message(): string {
     return `MCP server "${this.server}" does not declare the "${this.capability}" capability, so ${this.method} was not sent.`

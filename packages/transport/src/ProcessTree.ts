@@ -221,19 +221,22 @@ const signalAll = (tree: ProcessTree["Service"], strays: ReadonlyArray<Entry>, s
  * @since 0.4.0
  * @category shutdown
  */
-export const reap = (
+export const reap: (
   tree: ProcessTree["Service"],
   strays: ReadonlyArray<Entry>,
   options: { readonly killGraceMs: number; readonly force?: boolean | undefined }
-): Effect.Effect<ReadonlyArray<Entry>> =>
-  Effect.gen(function*() {
-    let left = yield* alive(tree, strays)
+) => Effect.Effect<ReadonlyArray<Entry>> = Effect.fnUntraced(function*(
+  tree: ProcessTree["Service"],
+  strays: ReadonlyArray<Entry>,
+  options: { readonly killGraceMs: number; readonly force?: boolean | undefined }
+) {
+  let left = yield* alive(tree, strays)
+  if (left.length === 0) return left
+  if (options.force !== true) {
+    yield* signalAll(tree, left, "SIGTERM")
+    left = yield* awaitGone(tree, left, options.killGraceMs)
     if (left.length === 0) return left
-    if (options.force !== true) {
-      yield* signalAll(tree, left, "SIGTERM")
-      left = yield* awaitGone(tree, left, options.killGraceMs)
-      if (left.length === 0) return left
-    }
-    yield* signalAll(tree, left, "SIGKILL")
-    return yield* awaitGone(tree, left, AFTER_KILL_MS)
-  })
+  }
+  yield* signalAll(tree, left, "SIGKILL")
+  return yield* awaitGone(tree, left, AFTER_KILL_MS)
+})

@@ -27,6 +27,7 @@ import * as Layer from "effect/Layer"
 import * as PubSub from "effect/PubSub"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
+import * as ErrorKind from "./ErrorKind.ts"
 
 /**
  * One root: a `file://` URI and an optional display name.
@@ -49,6 +50,10 @@ export class InvalidRoot extends Schema.TaggedError<InvalidRoot>()("InvalidRoot"
   uri: Schema.String,
   reason: Schema.String
 }) {
+  /** The caller's: the root offered is not an absolute `file://` URI. */
+  get kind(): ErrorKind.CallerFault {
+    return ErrorKind.callerFault
+  }
   override get message(): string {
     return `The root ${JSON.stringify(this.uri)} cannot be offered: ${this.reason}.`
   }
@@ -112,25 +117,27 @@ export const validate = (roots: ReadonlyArray<Root | string>): Effect.Effect<Rea
  * @since 0.2.0
  * @category constructors
  */
-export const make = (
+export const make: (
   initial: ReadonlyArray<Root | string>,
   options?: { readonly timeout?: Duration.Input | undefined }
-): Effect.Effect<RootsRef, InvalidRoot> =>
-  Effect.gen(function*() {
-    let current = yield* validate(initial)
-    const changed = yield* PubSub.sliding<void>(1)
-    return {
-      list: Effect.sync(() => current),
-      changes: Stream.fromPubSub(changed),
-      timeout: options?.timeout,
-      set: (roots) =>
-        Effect.flatMap(validate(roots), (valid) =>
-          Effect.sync(() => {
-            current = valid
-            PubSub.publishUnsafe(changed, undefined)
-          }))
-    } satisfies RootsRef
-  })
+) => Effect.Effect<RootsRef, InvalidRoot> = Effect.fnUntraced(function*(
+  initial: ReadonlyArray<Root | string>,
+  options?: { readonly timeout?: Duration.Input | undefined }
+) {
+  let current = yield* validate(initial)
+  const changed = yield* PubSub.sliding<void>(1)
+  return {
+    list: Effect.sync(() => current),
+    changes: Stream.fromPubSub(changed),
+    timeout: options?.timeout,
+    set: (roots) =>
+      Effect.flatMap(validate(roots), (valid) =>
+        Effect.sync(() => {
+          current = valid
+          PubSub.publishUnsafe(changed, undefined)
+        }))
+  } satisfies RootsRef
+})
 
 /**
  * A layer of the `Roots` service, starting with `initial`.

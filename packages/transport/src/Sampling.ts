@@ -28,6 +28,7 @@ import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import * as ErrorKind from "./ErrorKind.ts"
 
 const Rest = [Schema.Record(Schema.String, Schema.Unknown)] as const
 
@@ -130,6 +131,10 @@ export class SamplingRefused extends Schema.TaggedError<SamplingRefused>()("Samp
   server: Schema.String,
   reason: Schema.String
 }) {
+  /** The caller's: the host decided not to sample (asking again gets the same answer). */
+  get kind(): ErrorKind.CallerFault {
+    return ErrorKind.callerFault
+  }
   override get message(): string {
     return `Sampling for MCP server "${this.server}" was refused: ${this.reason}.`
   }

@@ -10,6 +10,7 @@
  */
 import type * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import * as ErrorKind from "./ErrorKind.ts"
 import type { RequestError } from "./McpError.ts"
 
 /**
@@ -70,6 +71,13 @@ export class ListenFailed extends Schema.TaggedError<ListenFailed>()("ListenFail
   reason: Schema.Literals(["legacy", "refused", "ended", "no-ack"]),
   detail: Schema.String
 }) {
+  /**
+   * The server's for good when it speaks the legacy era or refused the listen; transient when it ended the listen
+   * or did not acknowledge it in time (a new listen may work).
+   */
+  get kind(): ErrorKind.Transient | ErrorKind.ServerFault {
+    return this.reason === "legacy" || this.reason === "refused" ? ErrorKind.serverFault : ErrorKind.transient
+  }
   override get message(): string {
     return `MCP server "${this.server}" did not start subscriptions/listen: ${this.detail}`
   }

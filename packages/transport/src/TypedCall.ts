@@ -4,7 +4,7 @@
  *
  * A result with `isError: true` is returned as it is (a tool error is a result, not a failure) and is not
  * decoded. A successful result without `structuredContent`, or with one the schema rejects, fails with
- * `StructuredContentInvalid`, a permanent error (`isRetryable` is `false`).
+ * `StructuredContentInvalid`, the server's fault (`ErrorKind.isRetryable` is `false`).
  *
  * @example
  * ```ts

@@ -18,8 +18,8 @@
  * @since 0.4.0
  */
 import * as JsonRpc from "./internal/JsonRpc.ts"
-import * as Framer from "./internal/LineFramer.ts"
-import * as ModernHeaders from "./transport/http/ModernHeaders.ts"
+import * as ModernHeaders from "./wire/http/ModernHeaders.ts"
+import * as Framer from "./wire/Stdio/LineFramer.ts"
 
 /**
  * A JSON-RPC id: a string or an integer, never null.

@@ -1,6 +1,6 @@
 /**
- * `@mcp-fleet/transport`: one MCP client = JSON-RPC 2.0 over a child process's stdin/stdout, as a scoped
- * Effect resource.
+ * `@mcp-fleet/transport`: one MCP client (`McpClient`) over a child process's stdin/stdout or over HTTP, as a
+ * scoped Effect resource; its options, its errors, its feature modules, and the wire layer under it.
  *
  * @since 0.1.0
  */
@@ -13,16 +13,14 @@ export * as McpClient from "./McpClient.ts"
 export * as McpClientOptions from "./McpClientOptions.ts"
 /** @since 0.1.0 */
 export * as McpError from "./McpError.ts"
+/** @since 0.4.0 */
+export * as ErrorKind from "./ErrorKind.ts"
 /** @since 0.1.0 */
 export * as Protocol from "./Protocol.ts"
 /** @since 0.2.0 */
-export * as RemoteClient from "./RemoteClient.ts"
-/** @since 0.2.0 */
 export * as HttpError from "./HttpError.ts"
 /** @since 0.2.0 */
-export * as McpSession from "./McpSession.ts"
-/** @since 0.2.0 */
-export * as Transport from "./transport/Transport.ts"
+export * as Transport from "./wire/Transport.ts"
 /** @since 0.1.0 */
 export * as Tool from "./Tool.ts"
 /** @since 0.3.0 */

@@ -3,7 +3,7 @@ import { BaseEnvironment, McpClient, Tool } from "@mcp-fleet/transport"
 import { Cause, Effect, Exit, Fiber, Option, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import type { Message } from "./peers.ts"
-import { controlledPeer, echoResult, eventually } from "./peers.ts"
+import { awaitFrames, awaitMethod, controlledPeer, echoResult } from "./peers.ts"
 
 const failureOf = <A, E>(exit: Exit.Exit<A, E>): E => {
   if (Exit.isSuccess(exit)) throw new Error("expected a failure, got a success")
@@ -28,7 +28,7 @@ describe("McpClient (in-memory peer)", () => {
       assert.strictEqual(session.protocolVersion, "2025-11-25")
       assert.strictEqual(session.instructions, "use me")
       assert.isTrue(client.isReady())
-      yield* eventually(() => framesWith(frames, "notifications/initialized").length === 1, "initialized sent")
+      yield* awaitMethod(frames, "notifications/initialized", 1)
       const init = framesWith(frames, "initialize")[0]!
       assert.deepStrictEqual(init.params, {
         protocolVersion: "2025-11-25",
@@ -209,14 +209,14 @@ describe("McpClient (in-memory peer)", () => {
         const client = yield* McpClient.make({ command: "server" }).pipe(Effect.provide(layer))
         yield* client.awaitReady
         const fiber = yield* client.callTool("slow", {}).pipe(Effect.exit, Effect.forkChild({ startImmediately: true }))
-        yield* eventually(() => client.stats().pending === 1, "request pending")
+        yield* awaitMethod(frames, "tools/call")
         yield* TestClock.adjust("29999 millis")
         assert.isUndefined(fiber.pollUnsafe(), "still waiting at 29.999 s")
         yield* TestClock.adjust("1 millis")
         const error = failureOf(yield* Fiber.join(fiber))
         assert.strictEqual(error._tag, "RequestTimeout")
         if (error._tag === "RequestTimeout") assert.strictEqual(error.timeoutMs, 30_000)
-        yield* eventually(() => framesWith(frames, "notifications/cancelled").length === 1, "cancelled sent")
+        yield* awaitMethod(frames, "notifications/cancelled", 1)
         const call = framesWith(frames, "tools/call")[0]!
         assert.deepStrictEqual(framesWith(frames, "notifications/cancelled")[0]!.params, {
           requestId: call.id,
@@ -228,11 +228,11 @@ describe("McpClient (in-memory peer)", () => {
     for (const requestTimeout of [0, -5]) {
       it.effect(`requestTimeout ${requestTimeout} means the 30 s default`, () =>
         Effect.gen(function*() {
-          const { layer } = yield* controlledPeer({ onRequest: () => Effect.succeed(undefined) })
+          const { frames, layer } = yield* controlledPeer({ onRequest: () => Effect.succeed(undefined) })
           const client = yield* McpClient.make({ command: "server", requestTimeout }).pipe(Effect.provide(layer))
           yield* client.awaitReady
           const fiber = yield* client.ping().pipe(Effect.exit, Effect.forkChild({ startImmediately: true }))
-          yield* eventually(() => client.stats().pending === 1, "request pending")
+          yield* awaitMethod(frames, "ping")
           yield* TestClock.adjust("29 seconds")
           assert.isUndefined(fiber.pollUnsafe())
           yield* TestClock.adjust("1 second")
@@ -252,14 +252,15 @@ describe("McpClient (in-memory peer)", () => {
         Effect.exit,
         Effect.forkChild({ startImmediately: true })
       )
-      yield* eventually(() => client.stats().pending === 1, "pending")
+      yield* awaitMethod(frames, "tools/call")
       yield* TestClock.adjust("2 seconds")
       assert.strictEqual(failureOf(yield* Fiber.join(fiber))._tag, "RequestTimeout")
       const id = framesWith(frames, "tools/call")[0]!.id
       const p = yield* peer
       yield* p.send({ jsonrpc: "2.0", id, result: echoResult("late") })
       yield* p.send({ jsonrpc: "2.0", id: 1, result: {} }) // a duplicate answer to initialize
-      yield* eventually(() => client.stats().unknownId === 2, "late replies skipped")
+      yield* p.read
+      assert.strictEqual(client.stats().unknownId, 2)
       assert.isTrue(client.isAlive())
     }))
 
@@ -269,10 +270,10 @@ describe("McpClient (in-memory peer)", () => {
       const client = yield* McpClient.make({ command: "server" }).pipe(Effect.provide(layer))
       yield* client.awaitReady
       const fiber = yield* client.callTool("x").pipe(Effect.forkChild({ startImmediately: true }))
-      yield* eventually(() => client.stats().pending === 1, "pending")
+      yield* awaitMethod(frames, "tools/call")
       yield* Fiber.interrupt(fiber)
       assert.strictEqual(client.stats().pending, 0)
-      yield* eventually(() => framesWith(frames, "notifications/cancelled").length === 1, "cancelled sent")
+      yield* awaitMethod(frames, "notifications/cancelled", 1)
     }))
 
   it.effect("answers server ping with {} and other server requests with -32601", () =>
@@ -285,7 +286,7 @@ describe("McpClient (in-memory peer)", () => {
       yield* p.send({ jsonrpc: "2.0", id: 0, method: "sampling/createMessage", params: {} })
       yield* p.send({ jsonrpc: "2.0", id: "s3", method: "roots/list" })
       const answers = () => frames.filter((f) => isMessage(f) && f.method === undefined && f.id !== undefined)
-      yield* eventually(() => answers().length === 3, "three answers")
+      yield* awaitFrames(frames, () => answers().length === 3)
       assert.deepStrictEqual(answers(), [
         { jsonrpc: "2.0", id: "s1", result: {} },
         { jsonrpc: "2.0", id: 0, error: { code: -32601, message: "Method not found: sampling/createMessage" } },
@@ -320,7 +321,7 @@ describe("McpClient (in-memory peer)", () => {
       const client = yield* McpClient.make({ command: "server" }).pipe(Effect.provide(layer))
       yield* client.awaitReady
       const fiber = yield* client.callTool("x").pipe(Effect.exit, Effect.forkChild({ startImmediately: true }))
-      yield* eventually(() => framesWith(frames, "tools/call").length === 1, "call sent")
+      yield* awaitMethod(frames, "tools/call", 1)
       const id = framesWith(frames, "tools/call")[0]!.id
       yield* (yield* peer).send({ jsonrpc: "2.0", id, result: {}, error: { code: 1, message: "both" } })
       assert.strictEqual(failureOf(yield* Fiber.join(fiber))._tag, "ProtocolError")
@@ -332,7 +333,7 @@ describe("McpClient (in-memory peer)", () => {
       const client = yield* McpClient.make({ command: "server", maxMessageBytes: 1024 }).pipe(Effect.provide(layer))
       yield* client.awaitReady
       const fiber = yield* client.callTool("x").pipe(Effect.exit, Effect.forkChild({ startImmediately: true }))
-      yield* eventually(() => framesWith(frames, "tools/call").length === 1, "call sent")
+      yield* awaitMethod(frames, "tools/call", 1)
       const id = framesWith(frames, "tools/call")[0]!.id
       const p = yield* peer
       // The SDK puts the id last: the tail must be enough.
@@ -374,7 +375,7 @@ describe("McpClient (in-memory peer)", () => {
         [1, 2, 3],
         (i) => client.callTool(`t${i}`).pipe(Effect.exit, Effect.forkChild({ startImmediately: true }))
       )
-      yield* eventually(() => framesWith(frames, "tools/call").length === 3, "calls sent")
+      yield* awaitMethod(frames, "tools/call", 3)
       const p = yield* peer
       yield* p.stderr("panic: boom\n")
       yield* p.exit(2)
@@ -401,7 +402,8 @@ describe("McpClient (in-memory peer)", () => {
       // Sent before anyone subscribed: replayed to the first subscriber.
       yield* p.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" })
       yield* client.awaitReady
-      yield* eventually(() => client.stats().notifications === 1, "early notification read")
+      yield* p.read
+      assert.strictEqual(client.stats().notifications, 1)
       const collected = yield* client.notifications.pipe(Stream.take(2), Stream.runCollect, Effect.forkChild)
       yield* p.send({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "hi" } })
       const got = yield* Fiber.join(collected)
@@ -427,12 +429,12 @@ describe("McpClient (in-memory peer)", () => {
 
   it.effect("requests past maxInFlight fail with TooManyInFlight instead of queueing", () =>
     Effect.gen(function*() {
-      const { layer } = yield* controlledPeer({ onRequest: () => Effect.succeed(undefined) })
+      const { frames, layer } = yield* controlledPeer({ onRequest: () => Effect.succeed(undefined) })
       const client = yield* McpClient.make({ command: "server", maxInFlight: 2 }).pipe(Effect.provide(layer))
       yield* client.awaitReady
       yield* client.ping().pipe(Effect.forkChild({ startImmediately: true }))
       yield* client.ping().pipe(Effect.forkChild({ startImmediately: true }))
-      yield* eventually(() => client.stats().pending === 2, "two pending")
+      yield* awaitMethod(frames, "ping", 2)
       assert.strictEqual(failureOf(yield* Effect.exit(client.ping()))._tag, "TooManyInFlight")
     }))
 

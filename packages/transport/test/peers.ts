@@ -10,5 +10,6 @@ export const mcpPeer: typeof McpPeer.serve = McpPeer.serve
 export const peerLayer: typeof McpPeer.layer = McpPeer.layer
 export const controlledPeer: typeof McpPeer.controlled = McpPeer.controlled
 export const echoResult = McpPeer.echoResult
-export const eventually = McpPeer.eventually
+export const awaitFrames = McpPeer.awaitFrames
+export const awaitMethod = McpPeer.awaitMethod
 export const closeWhileClockPasses = McpPeer.closeWhileClockPasses

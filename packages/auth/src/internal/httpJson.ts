@@ -38,45 +38,48 @@ export class ExchangeFailed extends Data.TaggedError("ExchangeFailed")<{
 const parseJson = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Unknown))
 
 /** Reads at most `MAX_BODY_BYTES`; none when the body is longer. */
-const readCapped = (stream: Stream.Stream<Uint8Array, unknown>) =>
-  Effect.gen(function*() {
-    const chunks: Array<Uint8Array> = []
-    let size = 0
-    yield* Stream.runForEachWhile(stream, (chunk) =>
-      Effect.sync(() => {
-        size += chunk.length
-        if (size > MAX_BODY_BYTES) return false
-        chunks.push(chunk)
-        return true
-      }))
-    if (size > MAX_BODY_BYTES) return Option.none<string>()
-    const bytes = new Uint8Array(size)
-    let offset = 0
-    for (const chunk of chunks) {
-      bytes.set(chunk, offset)
-      offset += chunk.length
-    }
-    return Option.some(new TextDecoder().decode(bytes))
-  })
+const readCapped = Effect.fnUntraced(function*(stream: Stream.Stream<Uint8Array, unknown>) {
+  const chunks: Array<Uint8Array> = []
+  let size = 0
+  yield* Stream.runForEachWhile(stream, (chunk) =>
+    Effect.sync(() => {
+      size += chunk.length
+      if (size > MAX_BODY_BYTES) return false
+      chunks.push(chunk)
+      return true
+    }))
+  if (size > MAX_BODY_BYTES) return Option.none<string>()
+  const bytes = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset)
+    offset += chunk.length
+  }
+  return Option.some(new TextDecoder().decode(bytes))
+})
 
 /** Sends `request` and reads its answer as JSON (a bad or oversize body is `body: none`, not a failure). */
-export const exchangeJson = (
+export const exchangeJson: (
   request: HttpClientRequest.HttpClientRequest,
-  timeout: Duration.Input = DEFAULT_TIMEOUT
-): Effect.Effect<JsonReply, ExchangeFailed, HttpClient.HttpClient> =>
-  Effect.gen(function*() {
-    const client = yield* HttpClient.HttpClient
-    const response = yield* client.execute(request)
-    const text = yield* readCapped(response.stream)
-    const contentType = response.headers["content-type"] ?? ""
-    return {
-      status: response.status,
-      contentType,
-      body: Option.flatMap(text, parseJson),
-      oversize: Option.isNone(text),
-      dpopNonce: response.headers["dpop-nonce"]
-    }
-  }).pipe(
+  timeout?: Duration.Input
+) => Effect.Effect<JsonReply, ExchangeFailed, HttpClient.HttpClient> = Effect.fnUntraced(function*(
+  request: HttpClientRequest.HttpClientRequest,
+  // Read by the deadline below (the second argument), not by the exchange itself.
+  _timeout?: Duration.Input
+) {
+  const client = yield* HttpClient.HttpClient
+  const response = yield* client.execute(request)
+  const text = yield* readCapped(response.stream)
+  const contentType = response.headers["content-type"] ?? ""
+  return {
+    status: response.status,
+    contentType,
+    body: Option.flatMap(text, parseJson),
+    oversize: Option.isNone(text),
+    dpopNonce: response.headers["dpop-nonce"]
+  }
+}, (effect, _request, timeout = DEFAULT_TIMEOUT) =>
+  effect.pipe(
     Effect.scoped,
     Effect.mapError((cause) => new ExchangeFailed({ reason: "could not be reached", cause })),
     Effect.timeoutOrElse({
@@ -86,7 +89,7 @@ export const exchangeJson = (
           new ExchangeFailed({ reason: `gave no answer within ${Duration.format(Duration.fromInputUnsafe(timeout))}` })
         )
     })
-  )
+  ))
 
 /** GETs `url` and decodes a 2xx JSON answer with `decode`; none on any failure (the caller tries the next URL). */
 export const fetchDocument = <A>(

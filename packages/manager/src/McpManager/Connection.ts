@@ -8,7 +8,7 @@
  * @internal
  */
 import * as McpAuth from "@mcp-fleet/auth/McpAuth"
-import { McpClient, McpError } from "@mcp-fleet/transport"
+import { ErrorKind, McpClient, McpError } from "@mcp-fleet/transport"
 import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -22,7 +22,6 @@ import * as Stream from "effect/Stream"
 import type { ServerConfig } from "../ManagerOptions.ts"
 import type { Catalog } from "./Catalog.ts"
 import * as Discovery from "./Discovery.ts"
-import { authorizationReason } from "./Failure.ts"
 import type { Ledger } from "./Ledger.ts"
 import * as Listen from "./Listen.ts"
 import type { Resolved } from "./Options.ts"
@@ -142,9 +141,9 @@ export const onCallFailed = (
   options: Resolved,
   name: string,
   conn: Conn,
-  error: { readonly _tag: string }
+  error: ErrorKind.Classified
 ): void => {
-  const reason = authorizationReason(error)
+  const reason = ErrorKind.userAction(error)
   if (reason !== undefined && ledger.isCurrent(name, conn)) needsAuthorization({ ledger, options }, name, reason)
 }
 

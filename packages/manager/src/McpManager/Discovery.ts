@@ -5,10 +5,10 @@
  * @internal
  */
 import type { McpClient } from "@mcp-fleet/transport"
+import { ErrorKind } from "@mcp-fleet/transport"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as ServerTransition from "../ServerTransition.ts"
-import { authorizationReason } from "./Failure.ts"
 
 /** What discovery concluded. */
 export type Outcome =
@@ -42,7 +42,7 @@ export const list = Effect.fnUntraced(function*(
     Effect.timeoutOption(startupTimeoutMs),
     Effect.result
   )
-  const unauthorized = listed._tag === "Failure" ? authorizationReason(listed.failure) : undefined
+  const unauthorized = listed._tag === "Failure" ? ErrorKind.userAction(listed.failure) : undefined
   if (unauthorized !== undefined) return { _tag: "AuthorizationRequired", reason: unauthorized }
   if (!client.isAlive()) return { _tag: "Gone" }
   if (listed._tag === "Failure") {
@@ -83,7 +83,7 @@ export const discover = Effect.fnUntraced(function*(
   }
   if (ready._tag === "Failure") {
     const error = ready.failure
-    const unauthorized = authorizationReason(error)
+    const unauthorized = ErrorKind.userAction(error)
     if (unauthorized !== undefined) return { _tag: "AuthorizationRequired", reason: unauthorized }
     if (!client.isAlive()) return { _tag: "Gone" }
     return { _tag: "InitializeFailed", error: error.message }

@@ -83,18 +83,3 @@ export const earlyExit = (client: McpClient.McpClient, livedMs: number): Signatu
     reason: `crashes on every start: exit code ${exit.code}, '${line}'`
   }
 }
-
-/**
- * Why the server needs the user to authorize, when `error` says so: the transport's `AuthorizationRequired`
- * (OAuth could not be completed unattended), or a plain HTTP 401 (no `McpAuth` was provided). Retrying either
- * on a backoff would only fail the same way.
- */
-export const authorizationReason = (error: { readonly _tag: string }): string | undefined => {
-  if (error._tag === "AuthorizationRequired" && "reason" in error && typeof error.reason === "string") {
-    return error.reason
-  }
-  if (error._tag === "HttpStatusError" && "status" in error && error.status === 401) {
-    return "the server answered HTTP 401 and no authorization (McpAuth) is configured for it."
-  }
-  return undefined
-}

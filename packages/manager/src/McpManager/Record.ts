@@ -3,8 +3,8 @@
  *
  * @internal
  */
-import type { McpClient, Tool } from "@mcp-fleet/transport"
-import { RemoteClient } from "@mcp-fleet/transport"
+import type { Tool } from "@mcp-fleet/transport"
+import { McpClient } from "@mcp-fleet/transport"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import type { ServerConfig } from "../ManagerOptions.ts"
@@ -84,7 +84,7 @@ export const toHealth = (record: ServerRecord, maxAttempts: number | undefined, 
     transport: client?.transport ?? (record.config.url === undefined ? "stdio" : record.config.transport === "sse"
       ? "sse"
       : "http"),
-    url: client?.url ?? (record.config.url === undefined ? undefined : RemoteClient.redactUrl(record.config.url)),
+    url: client?.url ?? (record.config.url === undefined ? undefined : McpClient.redactUrl(record.config.url)),
     ...(serverStream === undefined ? {} : { serverStream }),
     ...(session === undefined ? {} : { protocol: { era: session.era ?? "legacy", version: session.protocolVersion } }),
     tools,

@@ -6,6 +6,7 @@
  * @internal
  */
 import type { McpError } from "@mcp-fleet/transport"
+import { ErrorKind } from "@mcp-fleet/transport"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -106,7 +107,7 @@ export const make = Effect.fnUntraced(function*(env: Connection.Env) {
     if (!ledger.isCurrent(name, conn)) return "stop" as const
     // A session that ended because the server wants the user to authorize: wait for them, never reconnect.
     const ready = yield* Effect.result(conn.client.awaitReady)
-    const unauthorized = ready._tag === "Failure" ? Failure.authorizationReason(ready.failure) : undefined
+    const unauthorized = ready._tag === "Failure" ? ErrorKind.userAction(ready.failure) : undefined
     if (unauthorized !== undefined || ledger.get(name)?.state._tag === "NeedsAuthorization") {
       if (unauthorized !== undefined) Connection.needsAuthorization(env, name, unauthorized)
       yield* close(conn)

@@ -1,6 +1,6 @@
 /**
  * The cursor loop shared by every paginated list (`tools/list` today; `resources/list` and `prompts/list` go
- * through it too): follow `nextCursor` until the list ends (`Pagination.endsList`: absent, or `""` in the legacy
+ * through it too): follow `nextCursor` until the list ends (the era's `endsList`: absent, or `""` in the legacy
  * era), refuse a repeated cursor (it would loop forever) and stop at `maxPages` with an error rather than a silently
  * truncated list.
  *
@@ -10,7 +10,6 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import type { ProtocolError } from "../McpError.ts"
 import { PageCapExceeded, RepeatedCursor } from "../McpError.ts"
-import * as Pagination from "./Pagination.ts"
 
 /** One decoded page: its items (undecoded, so that one bad item can be skipped) and its cursor. */
 export interface Page {
@@ -26,8 +25,8 @@ export const collect = <E, R>(options: {
   readonly server: string
   readonly method: string
   readonly maxPages: number
-  /** The negotiated revision: it decides whether `nextCursor: ""` ends the list. */
-  readonly protocolVersion: string
+  /** Whether a page whose `nextCursor` is `next` is the last one (the era's rule: see `session/Era.ts`). */
+  readonly endsList: (next: string | undefined) => next is undefined | ""
   readonly fetch: (params: { readonly cursor?: string }) => Effect.Effect<unknown, E, R>
   readonly page: (raw: unknown) => Exit.Exit<Page, ProtocolError>
   readonly onItems: (items: ReadonlyArray<unknown>) => void
@@ -46,7 +45,7 @@ export const collect = <E, R>(options: {
         if (Exit.isFailure(decoded)) return Effect.failCause(decoded.cause)
         options.onItems(decoded.value.items)
         const next = decoded.value.nextCursor
-        if (Pagination.endsList(next, options.protocolVersion)) return Effect.succeed(page)
+        if (options.endsList(next)) return Effect.succeed(page)
         if (seen.has(next)) return Effect.fail(new RepeatedCursor({ server, method, page }))
         if (page >= options.maxPages) return Effect.fail(new PageCapExceeded({ server, method, pages: page }))
         seen.add(next)

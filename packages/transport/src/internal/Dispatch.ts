@@ -14,11 +14,20 @@ import * as Exit from "effect/Exit"
 import type * as Fiber from "effect/Fiber"
 import { ProtocolError, RemoteError } from "../McpError.ts"
 import type { ServerNotification } from "../Protocol.ts"
-import type { Frame } from "../transport/Transport.ts"
+import type { Frame } from "../wire/Transport.ts"
 import * as JsonRpc from "./JsonRpc.ts"
 import type { PendingTable } from "./PendingTable.ts"
 import type { Redactor } from "./Redactor.ts"
-import type * as ServerRequest from "./ServerRequest.ts"
+
+/**
+ * Why a request got an error reply: no handler (`unhandled`), bad params (`invalid`), the host said no
+ * (`refused`), the handler failed, died or answered something invalid (`failed`), or took too long (`timedOut`).
+ */
+export interface Failure {
+  readonly kind: "unhandled" | "invalid" | "refused" | "failed" | "timedOut"
+  readonly code: number
+  readonly message: string
+}
 
 /** Counters of what the dispatcher skipped or refused. */
 export interface Counters {
@@ -87,7 +96,7 @@ export const make = (config: {
   readonly redactor: Redactor
   /** Answers server requests other than `ping`; absent, each one is answered -32601 at once. */
   readonly serve?: {
-    readonly answer: (method: string, params: unknown) => Effect.Effect<unknown, ServerRequest.Failure>
+    readonly answer: (method: string, params: unknown) => Effect.Effect<unknown, Failure>
     /** Runs the answering effect in a fiber of the session. */
     readonly run: (effect: Effect.Effect<void>) => Fiber.Fiber<void>
   } | undefined
@@ -119,7 +128,7 @@ export const make = (config: {
           Effect.flatMap((result) =>
             Effect.try({
               try: () => JsonRpc.resultFrame(id, result),
-              catch: (): ServerRequest.Failure => ({
+              catch: (): Failure => ({
                 kind: "failed",
                 code: -32603,
                 message: "The client's answer is not JSON-serialisable."

@@ -16,7 +16,7 @@ import * as Exit from "effect/Exit"
 import type { RequestError } from "../McpError.ts"
 import { InvalidParams, RequestTimeout, TooManyInFlight } from "../McpError.ts"
 import type { Progress } from "../ProtocolFeatures.ts"
-import type { Frame } from "../transport/Transport.ts"
+import type { Frame } from "../wire/Transport.ts"
 import * as JsonRpc from "./JsonRpc.ts"
 
 /** What a request can fail with over any transport. */

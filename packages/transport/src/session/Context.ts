@@ -1,6 +1,6 @@
 /**
  * What the feature modules (`Resources`, `Prompts`, `Completion`, `Features`) need of a session: its readiness
- * gate, its request path and its inbound streams. `McpSession` builds one; the modules never see the transport.
+ * gate, its request path and its inbound streams. `Open` builds one; the modules never see the wire.
  *
  * @since 0.3.0
  */
@@ -24,6 +24,7 @@ import type { ServerNotification, ServerSession } from "../Protocol.ts"
 import type { LoggingMessage } from "../ProtocolFeatures.ts"
 import type { Capability } from "./Capabilities.ts"
 import * as Capabilities from "./Capabilities.ts"
+import type { Era } from "./Era.ts"
 import type { ProgressOptions } from "./Progress.ts"
 
 /**
@@ -68,17 +69,12 @@ export interface Context {
   readonly whenReady: <A, E>(
     operation: string,
     options: FeatureOptions | undefined,
-    use: (session: ServerSession) => Effect.Effect<A, E>
+    use: (session: ServerSession, era: Era) => Effect.Effect<A, E>
   ) => Effect.Effect<A, E | NotReady | InitializeError>
   /** The session's request path (deadline, cancellation, progress). */
   readonly request: (method: string, params: unknown, options?: FeatureOptions) => Effect.Effect<unknown, RequestError>
   readonly notifications: Stream.Stream<ServerNotification>
   readonly logMessages: Stream.Stream<LoggingMessage>
-  /**
-   * A modern session's resource subscriptions, which ride on its `subscriptions/listen` (2026-07-28 has no
-   * `resources/subscribe`): adds (`on`) or removes `uri`. Absent: every era subscribes with `resources/subscribe`.
-   */
-  readonly subscription?: ((uri: string, on: boolean) => Effect.Effect<void, ProtocolError>) | undefined
   /** The session's list caches (`ttlMs`, 2026-07-28) and its clock; absent: every list asks the server. */
   readonly lists?: { readonly cache: <A>() => ListCache<A>; readonly now: () => number } | undefined
 }
@@ -110,10 +106,11 @@ export const gated = <A, E>(
   method: string,
   capability: Capability,
   options: FeatureOptions | undefined,
-  send: (session: ServerSession) => Effect.Effect<A, E>
+  send: (session: ServerSession, era: Era) => Effect.Effect<A, E>
 ): Effect.Effect<A, E | FeatureError> =>
   context.whenReady(
     operation,
     options,
-    (session) => Effect.andThen(Capabilities.require(context.server, session, method, capability), send(session))
+    (session, era) =>
+      Effect.andThen(Capabilities.require(context.server, session, method, capability), send(session, era))
   )

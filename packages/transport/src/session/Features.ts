@@ -10,8 +10,7 @@ import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import type { CallToolResult } from "../Protocol.ts"
 import type { LoggingLevel, LoggingMessage } from "../ProtocolFeatures.ts"
-import type * as Completion from "./Completion.ts"
-import * as Completions from "./Completion.ts"
+import * as Completion from "./Completion.ts"
 import type { Context, FeatureError, FeatureOptions } from "./Context.ts"
 import { gated } from "./Context.ts"
 import type { CallEvent } from "./Progress.ts"
@@ -53,7 +52,7 @@ const LIST_CHANGED: Readonly<Record<string, ListKind>> = {
 export const make = (context: Context): Features => ({
   ...Resources.make(context),
   ...Prompts.make(context),
-  ...Completions.make(context),
+  ...Completion.make(context),
   setLogLevel: (level, options) =>
     gated(
       context,

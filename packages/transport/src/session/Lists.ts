@@ -13,11 +13,11 @@ import * as Schema from "effect/Schema"
 import * as CursorLoop from "../internal/CursorLoop.ts"
 import * as ListCache from "../internal/ListCache.ts"
 import { schemaDetail } from "../internal/SchemaDetail.ts"
-import type { Skipped } from "../internal/ToolList.ts"
 import type { PageCapExceeded, RepeatedCursor } from "../McpError.ts"
 import { ProtocolError } from "../McpError.ts"
-import type { ServerSession } from "../Protocol.ts"
 import type { Context, FeatureOptions } from "./Context.ts"
+import type { Era } from "./Era.ts"
+import type { Skipped } from "./ToolList.ts"
 
 /**
  * What a listing returns, whatever the item: the items, what was skipped and why, and how many pages it took.
@@ -61,7 +61,8 @@ export const collect = <S extends Schema.Top & Schema.ConstraintDecoder<unknown>
   options: {
     readonly server: string
     readonly maxPages: number
-    readonly protocolVersion: string
+    /** The era's rule for the last page (`session/Era.ts`). */
+    readonly endsList: (next: string | undefined) => next is undefined | ""
     readonly scrub: (text: string) => string
     readonly fetch: (params: { readonly cursor?: string }) => Effect.Effect<unknown, E>
   }
@@ -105,7 +106,7 @@ export const collect = <S extends Schema.Top & Schema.ConstraintDecoder<unknown>
     server,
     method: spec.method,
     maxPages: options.maxPages,
-    protocolVersion: options.protocolVersion,
+    endsList: options.endsList,
     fetch: options.fetch,
     page: (raw) => {
       const decoded = decodePage(raw)
@@ -129,12 +130,12 @@ export const collect = <S extends Schema.Top & Schema.ConstraintDecoder<unknown>
 export const lister = <S extends Schema.Top & Schema.ConstraintDecoder<unknown>>(context: Context, spec: Spec<S>) => {
   const lists = context.lists
   const cache = lists?.cache<Listed<S["Type"]>>()
-  return (session: ServerSession, options: FeatureOptions | undefined) => {
+  return (era: Era, options: FeatureOptions | undefined) => {
     const run = (seen: <T>(raw: T) => T) =>
       collect(spec, {
         server: context.server,
         maxPages: context.maxPages,
-        protocolVersion: session.protocolVersion,
+        endsList: era.endsList,
         scrub: context.scrub,
         fetch: (params) => Effect.map(context.request(spec.method, params, options), seen)
       })

@@ -17,9 +17,9 @@ import * as PubSub from "effect/PubSub"
 import * as Queue from "effect/Queue"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import * as Publisher from "../internal/Publisher.ts"
 import type { LoggingLevel } from "../ProtocolFeatures.ts"
 import { LoggingMessage } from "../ProtocolFeatures.ts"
+import * as Publisher from "./Publisher.ts"
 
 /**
  * How many server log entries pass: `burst` at once, then `perSecond`.
@@ -74,7 +74,7 @@ export interface Counters {
 const decode = Schema.decodeUnknownExit(LoggingMessage)
 
 /** The log of one session: `route` on the reading fiber, `run` on a fiber of the session. */
-export const make = (options: {
+export const make = Effect.fnUntraced(function*(options: {
   readonly server: string
   readonly clock: Clock.Clock
   readonly rate: RateLimit
@@ -83,55 +83,54 @@ export const make = (options: {
   readonly scrubValue: (value: unknown) => unknown
   /** The session's excerpt of server text: secrets replaced first, then cut (`Redactor.excerpt`). */
   readonly excerpt: (text: string) => string
-}) =>
-  Effect.gen(function*() {
-    const { clock, excerpt, rate, scrub, server } = options
-    /** The text of an entry's `data`: a string as it is, anything else as an excerpt of its JSON. */
-    const textOf = (data: unknown): string =>
-      typeof data === "string" ? scrub(data) : excerpt(JSON.stringify(data) ?? "null")
-    const counters: Counters = { logMessages: 0, logMessagesDropped: 0 }
-    const pending = yield* Queue.sliding<LoggingMessage>(Math.max(1, rate.burst))
-    const hub = yield* PubSub.sliding<LoggingMessage>(Math.max(1, rate.burst))
-    // A subscriber whose buffer is full makes `publishUnsafe` refuse: the publisher slides instead.
-    const publisher = Publisher.make(hub, Math.max(1, rate.burst))
-    let tokens = rate.burst
-    let refilledAt = clock.currentTimeMillisUnsafe()
+}) {
+  const { clock, excerpt, rate, scrub, server } = options
+  /** The text of an entry's `data`: a string as it is, anything else as an excerpt of its JSON. */
+  const textOf = (data: unknown): string =>
+    typeof data === "string" ? scrub(data) : excerpt(JSON.stringify(data) ?? "null")
+  const counters: Counters = { logMessages: 0, logMessagesDropped: 0 }
+  const pending = yield* Queue.sliding<LoggingMessage>(Math.max(1, rate.burst))
+  const hub = yield* PubSub.sliding<LoggingMessage>(Math.max(1, rate.burst))
+  // A subscriber whose buffer is full makes `publishUnsafe` refuse: the publisher slides instead.
+  const publisher = Publisher.make(hub, Math.max(1, rate.burst))
+  let tokens = rate.burst
+  let refilledAt = clock.currentTimeMillisUnsafe()
 
-    const admit = (): boolean => {
-      const now = clock.currentTimeMillisUnsafe()
-      tokens = Math.min(rate.burst, tokens + ((now - refilledAt) * rate.perSecond) / 1000)
-      refilledAt = now
-      if (tokens < 1) return false
-      tokens -= 1
-      return true
+  const admit = (): boolean => {
+    const now = clock.currentTimeMillisUnsafe()
+    tokens = Math.min(rate.burst, tokens + ((now - refilledAt) * rate.perSecond) / 1000)
+    refilledAt = now
+    if (tokens < 1) return false
+    tokens -= 1
+    return true
+  }
+
+  const route = (params: unknown): void => {
+    const decoded = decode(params)
+    if (Exit.isFailure(decoded) || !admit()) {
+      counters.logMessagesDropped++
+      return
     }
+    counters.logMessages++
+    const entry: LoggingMessage = { ...decoded.value, data: options.scrubValue(decoded.value.data) }
+    Queue.offerUnsafe(pending, entry)
+    publisher.publish(entry)
+  }
 
-    const route = (params: unknown): void => {
-      const decoded = decode(params)
-      if (Exit.isFailure(decoded) || !admit()) {
-        counters.logMessagesDropped++
-        return
-      }
-      counters.logMessages++
-      const entry: LoggingMessage = { ...decoded.value, data: options.scrubValue(decoded.value.data) }
-      Queue.offerUnsafe(pending, entry)
-      publisher.publish(entry)
-    }
+  const logOne = (entry: LoggingMessage) =>
+    Effect.logWithLevel(toLogLevel(entry.level))(textOf(entry.data)).pipe(
+      Effect.annotateLogs({ mcpServer: server, logger: entry.logger ?? "", mcpLogLevel: entry.level })
+    )
 
-    const logOne = (entry: LoggingMessage) =>
-      Effect.logWithLevel(toLogLevel(entry.level))(textOf(entry.data)).pipe(
-        Effect.annotateLogs({ mcpServer: server, logger: entry.logger ?? "", mcpLogLevel: entry.level })
-      )
-
-    return {
-      counters,
-      route,
-      /** Logs and publishes what `route` admitted, forever. */
-      run: Effect.andThen(
-        Effect.forkChild(publisher.run),
-        Queue.take(pending).pipe(Effect.flatMap(logOne), Effect.forever)
-      ),
-      /** Every admitted entry from the moment the stream runs. */
-      messages: Stream.fromPubSub(hub)
-    }
-  })
+  return {
+    counters,
+    route,
+    /** Logs and publishes what `route` admitted, forever. */
+    run: Effect.andThen(
+      Effect.forkChild(publisher.run),
+      Queue.take(pending).pipe(Effect.flatMap(logOne), Effect.forever)
+    ),
+    /** Every admitted entry from the moment the stream runs. */
+    messages: Stream.fromPubSub(hub)
+  }
+})

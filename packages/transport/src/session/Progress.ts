@@ -63,6 +63,18 @@ const wanted = (options: ProgressOptions | undefined): options is ProgressOption
   (options.onProgress !== undefined || options.resetTimeoutOnProgress === true ||
     options.maxTotalTimeout !== undefined)
 
+/** Hands each report to `onProgress`, in order, until the call's reports end. */
+const deliver = Effect.fnUntraced(function*(
+  reports: Queue.Dequeue<Progress, Cause.Done>,
+  onProgress: ProgressOptions["onProgress"]
+) {
+  while (true) {
+    const next = yield* Effect.exit(Queue.take(reports))
+    if (Exit.isFailure(next)) return
+    if (onProgress !== undefined) yield* onProgress(next.value)
+  }
+})
+
 /**
  * Runs `send` with progress hooks when `options` ask for them: reports go through a queue to `onProgress` on a
  * fiber of the caller's, and the result is returned only after that queue is drained.
@@ -75,16 +87,7 @@ export const run = <A, E>(
   const onProgress = options.onProgress
   return Effect.gen(function*() {
     const reports = yield* Queue.unbounded<Progress, Cause.Done>()
-    const consumer = yield* Effect.forkChild(
-      Effect.gen(function*() {
-        while (true) {
-          const next = yield* Effect.exit(Queue.take(reports))
-          if (Exit.isFailure(next)) return
-          if (onProgress !== undefined) yield* onProgress(next.value)
-        }
-      }),
-      { startImmediately: true }
-    )
+    const consumer = yield* Effect.forkChild(deliver(reports, onProgress), { startImmediately: true })
     const outcome = yield* Effect.exit(send({
       onProgress: (report) => {
         Queue.offerUnsafe(reports, report)

@@ -52,7 +52,7 @@ export const make = (context: Context): Prompts => {
   const listPrompts = Lists.lister(context, PROMPTS)
   return {
     listPrompts: (options) =>
-      gated(context, "listPrompts", "prompts/list", "prompts", options, (session) => listPrompts(session, options))
+      gated(context, "listPrompts", "prompts/list", "prompts", options, (_session, era) => listPrompts(era, options))
         .pipe(Effect.map(({ items, pages, skipped }): PromptList => ({ prompts: items, skipped, pages }))),
     getPrompt: (name, args, options) =>
       gated(

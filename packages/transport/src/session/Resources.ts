@@ -11,7 +11,6 @@ import * as Base64 from "effect/encoding/Base64"
 import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import { ProtocolError } from "../McpError.ts"
-import type { ServerSession } from "../Protocol.ts"
 import type { ResourceContents, ResourceUpdated } from "../ProtocolFeatures.ts"
 import * as Wire from "../ProtocolFeatures.ts"
 import type { Context, FeatureError, FeatureListError, FeatureOptions } from "./Context.ts"
@@ -112,16 +111,13 @@ export const contentBytes = (server: string, content: ResourceContents): Effect.
 /** Builds the resource methods over `context`. */
 export const make = (context: Context): Resources => {
   const decodeRead = decodeWith(context, "resources/read", Wire.ReadResourceResult)
-  // A modern session's subscriptions go through its listen; undefined: `resources/(un)subscribe`.
-  const subscription = (session: ServerSession, uri: string, on: boolean) =>
-    session.era === "modern" ? context.subscription?.(uri, on) : undefined
   const listResources = Lists.lister(context, RESOURCES)
   const listTemplates = Lists.lister(context, TEMPLATES)
   return {
     listResources: (options) =>
       Effect.map(
-        gated(context, "listResources", RESOURCES.method, "resources", options, (session) =>
-          listResources(session, options)),
+        gated(context, "listResources", RESOURCES.method, "resources", options, (_session, era) =>
+          listResources(era, options)),
         ({ items, pages, skipped }) => ({
           resources: items,
           skipped,
@@ -130,8 +126,8 @@ export const make = (context: Context): Resources => {
       ),
     listResourceTemplates: (options) =>
       Effect.map(
-        gated(context, "listResourceTemplates", TEMPLATES.method, "resources", options, (session) =>
-          listTemplates(session, options)),
+        gated(context, "listResourceTemplates", TEMPLATES.method, "resources", options, (_session, era) =>
+          listTemplates(era, options)),
         ({ items, pages, skipped }) => ({
           resourceTemplates: items,
           skipped,
@@ -154,8 +150,8 @@ export const make = (context: Context): Resources => {
         "resources/subscribe",
         "resources.subscribe",
         options,
-        (session) =>
-          subscription(session, uri, true) ?? Effect.asVoid(context.request("resources/subscribe", { uri }, options))
+        (_session, era) =>
+          era.subscription(uri, true) ?? Effect.asVoid(context.request("resources/subscribe", { uri }, options))
       ),
     unsubscribeResource: (uri, options) =>
       gated(
@@ -164,8 +160,8 @@ export const make = (context: Context): Resources => {
         "resources/unsubscribe",
         "resources.subscribe",
         options,
-        (session) =>
-          subscription(session, uri, false) ??
+        (_session, era) =>
+          era.subscription(uri, false) ??
             Effect.asVoid(context.request("resources/unsubscribe", { uri }, options))
       ),
     resourceUpdates: (uri) =>

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Fiber, Option } from "effect"
 import { TestClock } from "effect/testing"
-import { EraCache } from "../../src/internal/EraCache.ts"
+import { EraCache } from "../../src/session/EraCache.ts"
 import { discoverResult, error, legacy, modern, result, session } from "./memoryPeer.ts"
 import type { Respond } from "./memoryPeer.ts"
 

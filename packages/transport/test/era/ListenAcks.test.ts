@@ -2,7 +2,7 @@
  * Issue 24, "protocol details": `subscriptions/listen` acknowledgements are matched by the `subscriptionId` they
  * name (the listen request's id). Before, any acknowledgement settled whichever listen was waiting: a late one of a
  * listen the client had given up on, or another one of the listen a renewal replaces, settled the next listen with
- * the wrong filter. Through `McpSession` (the public constructor) over an in-memory modern server, under `TestClock`.
+ * the wrong filter. Through a session (`session/Open.ts`) over an in-memory modern server, under `TestClock`.
  */
 import { assert, describe, it } from "@effect/vitest"
 import type { Subscriptions } from "@mcp-fleet/transport"

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Option } from "effect"
 import { Elicitation } from "../../src/index.ts"
-import { EraCache } from "../../src/internal/EraCache.ts"
+import { EraCache } from "../../src/session/EraCache.ts"
 import { error, modern, result, session } from "./memoryPeer.ts"
 import type { Respond, Sent } from "./memoryPeer.ts"
 

@@ -3,8 +3,9 @@
  * answers through `reply` (on a later microtask, as a real transport would). Time is the test's clock.
  */
 import { Effect } from "effect"
-import * as McpSession from "../../src/McpSession.ts"
-import type { Frame, Kind } from "../../src/transport/Transport.ts"
+import type * as Config from "../../src/session/Config.ts"
+import * as Open from "../../src/session/Open.ts"
+import type { Frame, Kind } from "../../src/wire/Transport.ts"
 
 /** A request the session sent, parsed. */
 export interface Sent {
@@ -75,12 +76,12 @@ export const modern = (rest?: Respond): Respond => (sent, reply) => {
 /** Opens a session over the in-memory transport; `sent` lists every frame, in order. */
 export const session = (
   respond: Respond,
-  options: Partial<McpSession.Config> & { readonly kind?: Kind } = {}
+  options: Partial<Config.Config> & { readonly kind?: Kind } = {}
 ) =>
   Effect.gen(function*() {
     const sent: Array<Sent> = []
     const established: Array<string> = []
-    const client = yield* McpSession.make({
+    const client = yield* Open.over({
       server: "memory",
       requestTimeoutMs: 30_000,
       initializeTimeoutMs: 30_000,

@@ -8,7 +8,7 @@ import { McpClient } from "@mcp-fleet/transport"
 import { Clock, Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { framesWith } from "../faults/helpers.ts"
-import { controlledPeer, eventually } from "../peers.ts"
+import { awaitMethod, controlledPeer } from "../peers.ts"
 
 describe("the era over stdio, protocol at its default", () => {
   it.effect("a legacy peer (-32601 to server/discover): legacy after one round trip, at time 0", () =>
@@ -18,7 +18,7 @@ describe("the era over stdio, protocol at its default", () => {
       const session = yield* client.awaitReady
       assert.strictEqual(session.era ?? "legacy", "legacy")
       assert.strictEqual(session.protocolVersion, "2025-11-25")
-      yield* eventually(() => framesWith(frames, "notifications/initialized").length === 1, "initialized sent")
+      yield* awaitMethod(frames, "notifications/initialized", 1)
       const methods = frames.flatMap((f) =>
         typeof f === "object" && f !== null && "method" in f && typeof f.method === "string" ? [f.method] : []
       )
@@ -32,7 +32,7 @@ describe("the era over stdio, protocol at its default", () => {
       const client = yield* McpClient.make({ command: "server", probeTimeout: "2 seconds" }).pipe(
         Effect.provide(layer)
       )
-      yield* eventually(() => framesWith(frames, "server/discover").length === 1, "probe sent")
+      yield* awaitMethod(frames, "server/discover", 1)
       yield* TestClock.adjust("1999 millis")
       assert.strictEqual(framesWith(frames, "initialize").length, 0, "no initialize before the deadline")
       assert.isFalse(client.isReady())

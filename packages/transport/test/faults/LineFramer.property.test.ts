@@ -1,11 +1,11 @@
 /**
- * Property tests of the reader's line framer (`src/internal/LineFramer.ts`): chunking never changes what it
+ * Property tests of the reader's line framer (`src/wire/Stdio/LineFramer.ts`): chunking never changes what it
  * reports, arbitrary bytes never make it throw, and it never holds more than `maxBytes` of an unfinished line.
  */
 import { describe, it } from "@effect/vitest"
 import fc from "fast-check"
-import type { FramerHandler } from "../../src/internal/LineFramer.ts"
-import { LineFramer } from "../../src/internal/LineFramer.ts"
+import type { FramerHandler } from "../../src/wire/Stdio/LineFramer.ts"
+import { LineFramer } from "../../src/wire/Stdio/LineFramer.ts"
 import { concatBytes, hostilePart, notificationLine as message } from "./arbitraries.ts"
 
 type Event =

@@ -9,7 +9,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { McpClient } from "@mcp-fleet/transport"
 import { Clock, Effect, Exit, Fiber, Option } from "effect"
 import { TestClock } from "effect/testing"
-import { controlledPeer, echoResult, eventually } from "../peers.ts"
+import { awaitMethod, controlledPeer, echoResult } from "../peers.ts"
 import { failureOf, framesWith } from "./helpers.ts"
 
 describe("Fault: crash (in-memory peer)", () => {
@@ -24,7 +24,7 @@ describe("Fault: crash (in-memory peer)", () => {
         ["answered", "lost"],
         (tool) => client.callTool(tool, { tool }).pipe(Effect.exit, Effect.forkChild({ startImmediately: true }))
       )
-      yield* eventually(() => framesWith(frames, "tools/call").length === 2, "both calls sent")
+      yield* awaitMethod(frames, "tools/call", 2)
       const answeredId = framesWith(frames, "tools/call").find((f) =>
         (f.params as { name?: string }).name === "answered"
       )!.id
@@ -50,7 +50,7 @@ describe("Fault: crash (in-memory peer)", () => {
       const { frames, layer, peer } = yield* controlledPeer({ initialize: "never" })
       const client = yield* McpClient.make({ command: "server" }).pipe(Effect.provide(layer))
       const waiting = yield* client.awaitReady.pipe(Effect.exit, Effect.forkChild({ startImmediately: true }))
-      yield* eventually(() => framesWith(frames, "initialize").length === 1, "initialize sent")
+      yield* awaitMethod(frames, "initialize", 1)
       const p = yield* peer
       yield* p.stderr("error: config file not found\n")
       yield* p.exit(1)
@@ -83,7 +83,7 @@ describe("Fault: crash (in-memory peer)", () => {
         Effect.exit,
         Effect.forkChild({ startImmediately: true })
       )
-      yield* eventually(() => framesWith(frames, "initialize").length === 1, "initialize sent")
+      yield* awaitMethod(frames, "initialize", 1)
       yield* TestClock.adjust("1 minute")
       assert.strictEqual(failureOf(yield* Fiber.join(bounded))._tag, "TimeoutError", "the caller's own bound")
       yield* TestClock.adjust("1 hour")
@@ -99,7 +99,7 @@ describe("Fault: crash (in-memory peer)", () => {
     Effect.gen(function*() {
       const { frames, layer } = yield* controlledPeer({ initialize: "never" })
       const client = yield* McpClient.make({ command: "server" }).pipe(Effect.provide(layer))
-      yield* eventually(() => framesWith(frames, "initialize").length === 1, "initialize sent")
+      yield* awaitMethod(frames, "initialize", 1)
       const waiting = yield* client.awaitReady.pipe(Effect.exit, Effect.forkChild({ startImmediately: true }))
       yield* client.forceClose
       assert.strictEqual(failureOf(yield* Fiber.join(waiting))._tag, "ClientClosed")

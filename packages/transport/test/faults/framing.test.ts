@@ -8,7 +8,7 @@ import { assert, describe, it } from "@effect/vitest"
 import type { Protocol } from "@mcp-fleet/transport"
 import { McpClient } from "@mcp-fleet/transport"
 import { Clock, Effect, Exit, Fiber } from "effect"
-import { controlledPeer, echoResult, eventually } from "../peers.ts"
+import { awaitMethod, controlledPeer, echoResult } from "../peers.ts"
 import { failureOf, framesWith } from "./helpers.ts"
 
 /** A client whose peer answers nothing by itself (the test writes the answers), after initialize. */
@@ -31,7 +31,7 @@ const startCall = (
   Effect.gen(function*() {
     const before = framesWith(frames, "tools/call").length
     const fiber = yield* client.callTool(tool, {}).pipe(Effect.exit, Effect.forkChild({ startImmediately: true }))
-    yield* eventually(() => framesWith(frames, "tools/call").length === before + 1, `${tool} sent`)
+    yield* awaitMethod(frames, "tools/call", before + 1)
     const id = framesWith(frames, "tools/call")[before]!.id as number
     return { fiber, id }
   })
@@ -90,7 +90,8 @@ describe("Fault: framing (in-memory peer)", () => {
           `${JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: "third" } })}\n`
       )
       assert.strictEqual(text(yield* Fiber.join(fiber)), JSON.stringify("first"))
-      yield* eventually(() => client.stats().unknownId === 2, "both duplicates skipped")
+      yield* peer.read
+      assert.strictEqual(client.stats().unknownId, 2)
       assert.isUndefined(next.fiber.pollUnsafe(), "the duplicates did not settle another call")
       yield* peer.send({ jsonrpc: "2.0", id: next.id, result: echoResult("next") })
       assert.strictEqual(text(yield* Fiber.join(next.fiber)), JSON.stringify("next"))
@@ -103,7 +104,8 @@ describe("Fault: framing (in-memory peer)", () => {
       const { fiber, id } = yield* startCall(client, frames, "x")
       yield* peer.send({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } })
       yield* peer.send({ jsonrpc: "2.0", error: { code: -32600, message: "Invalid Request" } })
-      yield* eventually(() => client.stats().invalid === 2, "both skipped")
+      yield* peer.read
+      assert.strictEqual(client.stats().invalid, 2)
       assert.isUndefined(fiber.pollUnsafe(), "no pending call was failed by an id-less error")
       yield* peer.send({ jsonrpc: "2.0", id, result: echoResult("ok") })
       assert.strictEqual(text(yield* Fiber.join(fiber)), JSON.stringify("ok"))
@@ -114,7 +116,8 @@ describe("Fault: framing (in-memory peer)", () => {
       const { client, frames, peer } = yield* silentClient()
       const { fiber, id } = yield* startCall(client, frames, "x")
       yield* peer.send({ jsonrpc: "2.0", id: id + 1000, result: {}, error: { code: 1, message: "both" } })
-      yield* eventually(() => client.stats().invalid === 1, "counted")
+      yield* peer.read
+      assert.strictEqual(client.stats().invalid, 1)
       assert.isUndefined(fiber.pollUnsafe())
       yield* peer.send({ jsonrpc: "2.0", id, result: echoResult("ok") })
       assert.isTrue(Exit.isSuccess(yield* Fiber.join(fiber)))
@@ -131,7 +134,8 @@ describe("Fault: framing (in-memory peer)", () => {
       })
       for (let i = 0; i < huge.length; i += 333) yield* peer.sendRaw(huge.slice(i, i + 333))
       yield* peer.sendRaw("\n")
-      yield* eventually(() => client.stats().oversize === 1, "oversize counted")
+      yield* peer.read
+      assert.strictEqual(client.stats().oversize, 1)
       assert.isUndefined(fiber.pollUnsafe(), "the oversize notification settled nothing")
       assert.strictEqual(client.stats().notifications, 0, "and was not delivered")
       yield* peer.send({ jsonrpc: "2.0", id, result: echoResult("ok") })

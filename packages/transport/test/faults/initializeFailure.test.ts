@@ -10,7 +10,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { McpClient } from "@mcp-fleet/transport"
 import { Deferred, Effect, Fiber } from "effect"
 import type { Message } from "../peers.ts"
-import { controlledPeer, eventually } from "../peers.ts"
+import { awaitMethod, controlledPeer } from "../peers.ts"
 import { failureOf, framesWith } from "./helpers.ts"
 
 /** A client whose peer answers `initialize` with `answer(id)` instead of a valid result. */
@@ -28,7 +28,7 @@ const withInitializeAnswer = (answer: (id: unknown) => Message) =>
       Effect.forkChild({ startImmediately: true })
     )
     const p = yield* peer
-    yield* eventually(() => framesWith(frames, "initialize").length === 1, "initialize sent")
+    yield* awaitMethod(frames, "initialize", 1)
     yield* p.send(answer(framesWith(frames, "initialize")[0]!.id))
     return { client, peer: p, frames, observed: Fiber.join(observed) }
   })

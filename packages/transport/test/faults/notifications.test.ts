@@ -6,12 +6,15 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { McpClient } from "@mcp-fleet/transport"
-import { Effect, Exit, Fiber, Latch, Stream } from "effect"
-import { controlledPeer, echoResult, eventually } from "../peers.ts"
+import { Deferred, Effect, Exit, Fiber, Latch, Stream } from "effect"
+import { awaitMethod, controlledPeer, echoResult } from "../peers.ts"
 import { framesWith } from "./helpers.ts"
 
 const FLOOD = 2_000
 const BUFFER = 16
+
+const isMarker = (n: { readonly params?: unknown }): boolean =>
+  typeof n.params === "object" && n.params !== null && "i" in n.params && n.params.i === "marker"
 
 describe("Fault: notification flood (in-memory peer)", () => {
   it.effect("a flood with a stalled subscriber: the reader never waits, calls still pair, the buffer stays bounded", () =>
@@ -22,19 +25,27 @@ describe("Fault: notification flood (in-memory peer)", () => {
       )
       yield* client.awaitReady
       const p = yield* peer
-      const seen: Array<unknown> = []
+      const seen: Array<{ readonly params?: unknown }> = []
+      const held = Deferred.makeUnsafe<void>()
+      const marker = Deferred.makeUnsafe<void>()
       const gate = yield* Latch.make(false)
       const subscribed = yield* Latch.make(false)
       const collected = yield* client.notifications.pipe(
         Stream.tap(() => subscribed.open.pipe(Effect.andThen(gate.await))),
-        Stream.runForEach((n) => Effect.sync(() => seen.push(n))),
+        Stream.runForEach((n) =>
+          Effect.sync(() => {
+            seen.push(n)
+            if (seen.length === 1 + BUFFER) Deferred.doneUnsafe(held, Exit.void)
+            if (isMarker(n)) Deferred.doneUnsafe(marker, Exit.void)
+          })
+        ),
         Effect.forkChild({ startImmediately: true })
       )
       // The subscriber takes one notification, then stalls on the gate.
       yield* p.send({ jsonrpc: "2.0", method: "notifications/message", params: { i: -1 } })
       yield* subscribed.await
       const call = yield* client.callTool("x", {}).pipe(Effect.exit, Effect.forkChild({ startImmediately: true }))
-      yield* eventually(() => framesWith(frames, "tools/call").length === 1, "call sent")
+      yield* awaitMethod(frames, "tools/call", 1)
       const id = framesWith(frames, "tools/call")[0]!.id
       let burst = ""
       for (let i = 0; i < FLOOD; i++) {
@@ -43,13 +54,16 @@ describe("Fault: notification flood (in-memory peer)", () => {
       }
       yield* p.sendRaw(burst)
       assert.isTrue(Exit.isSuccess(yield* Fiber.join(call)), "the answer inside the flood paired")
-      yield* eventually(() => client.stats().notifications === FLOOD + 1, "the whole flood was read")
+      yield* p.read
+      assert.strictEqual(client.stats().notifications, FLOOD + 1)
       yield* gate.open
       // What the stalled subscriber was holding: the one it stalled on plus at most a full buffer. (Which ones
       // it keeps is pinned by notificationsDropNewest.test.ts.)
-      yield* eventually(() => seen.length >= 1 + BUFFER, "the held notifications delivered")
-      for (let i = 0; i < 100; i++) yield* Effect.yieldNow
-      assert.strictEqual(seen.length, 1 + BUFFER, `bounded by notificationBuffer, not ${FLOOD}`)
+      yield* Deferred.await(held)
+      // One notification more, sent now: once it arrives, whatever the subscriber was holding has been delivered.
+      yield* p.send({ jsonrpc: "2.0", method: "notifications/message", params: { i: "marker" } })
+      yield* Deferred.await(marker)
+      assert.strictEqual(seen.length, 2 + BUFFER, `bounded by notificationBuffer (+ the marker), not ${FLOOD}`)
       yield* Fiber.interrupt(collected)
     }))
 })

@@ -10,7 +10,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { McpClient } from "@mcp-fleet/transport"
 import { Deferred, Effect, Exit, Fiber, Latch, Stream } from "effect"
-import { controlledPeer, eventually } from "../peers.ts"
+import { controlledPeer } from "../peers.ts"
 
 const BUFFER = 4
 
@@ -99,7 +99,8 @@ describe("regression: a full notification buffer drops the oldest, per subscribe
       // One at a time: the active subscriber takes each before the next is sent.
       for (let i = 1; i <= 3 * BUFFER; i++) {
         yield* p.send(note(i))
-        yield* eventually(() => client.stats().notifications === i + 1, `notification ${i} read`)
+        yield* p.read
+        assert.strictEqual(client.stats().notifications, i + 1)
         for (let k = 0; k < 50; k++) yield* Effect.yieldNow
       }
       assert.deepStrictEqual(

@@ -4,7 +4,7 @@
  * Expected: a line over `maxMessageBytes` that carries the id of a pending call fails that call at once with
  * `MessageTooLarge`, whatever the chunk boundaries. Actual: the framer's `head` excerpt is cut from the first
  * buffered part only and its `tail` excerpt from the bytes after the overflow only
- * (`src/internal/LineFramer.ts`, `beginOversize`), so when a line starts at the end of one read, or ends a
+ * (`src/wire/Stdio/LineFramer.ts`, `beginOversize`), so when a line starts at the end of one read, or ends a
  * few bytes into the read that overflowed, `sniffId` finds no id and the call waits for its full timeout.
  */
 import { assert, describe, it } from "@effect/vitest"
@@ -12,8 +12,8 @@ import { McpClient } from "@mcp-fleet/transport"
 import { Effect, Fiber } from "effect"
 import fc from "fast-check"
 import { sniffId } from "../../src/internal/JsonRpc.ts"
-import { LineFramer } from "../../src/internal/LineFramer.ts"
-import { controlledPeer, eventually } from "../peers.ts"
+import { LineFramer } from "../../src/wire/Stdio/LineFramer.ts"
+import { awaitMethod, controlledPeer } from "../peers.ts"
 import { failureOf, framesWith } from "./helpers.ts"
 
 const setup = Effect.gen(function*() {
@@ -23,7 +23,7 @@ const setup = Effect.gen(function*() {
   )
   yield* client.awaitReady
   const call = yield* client.callTool("x").pipe(Effect.exit, Effect.forkChild({ startImmediately: true }))
-  yield* eventually(() => framesWith(frames, "tools/call").length === 1, "call sent")
+  yield* awaitMethod(frames, "tools/call", 1)
   return { client, call, id: framesWith(frames, "tools/call")[0]!.id as number, peer: yield* peer }
 })
 
@@ -34,7 +34,8 @@ describe("regression: an oversize id across chunk boundaries", () => {
       const big = `{"jsonrpc":"2.0","id":${id},"result":{"content":[{"type":"text","text":"${"x".repeat(5000)}"}]}}\n`
       yield* peer.sendRaw(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/message" })}\n${big.slice(0, 10)}`)
       yield* peer.sendRaw(big.slice(10))
-      yield* eventually(() => client.stats().oversize === 1, "oversize seen")
+      yield* peer.read
+      assert.strictEqual(client.stats().oversize, 1)
       assert.isDefined(call.pollUnsafe(), "the call is still waiting for its timeout")
       assert.strictEqual(failureOf(yield* Fiber.join(call))._tag, "MessageTooLarge")
     }))
@@ -48,7 +49,8 @@ describe("regression: an oversize id across chunk boundaries", () => {
       const line = frame(1025 - frame(0).length)
       yield* peer.sendRaw(line.slice(0, line.length - 2))
       yield* peer.sendRaw(`${line.slice(line.length - 2)}\n`)
-      yield* eventually(() => client.stats().oversize === 1, "oversize seen")
+      yield* peer.read
+      assert.strictEqual(client.stats().oversize, 1)
       assert.isDefined(call.pollUnsafe(), "the call is still waiting for its timeout")
       assert.strictEqual(failureOf(yield* Fiber.join(call))._tag, "MessageTooLarge")
     }))

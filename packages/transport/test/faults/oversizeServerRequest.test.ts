@@ -9,7 +9,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { McpClient } from "@mcp-fleet/transport"
 import { Effect, Exit, Fiber } from "effect"
 import { sniffOversize } from "../../src/internal/JsonRpc.ts"
-import { controlledPeer, echoResult, eventually } from "../peers.ts"
+import { awaitFrames, awaitMethod, controlledPeer, echoResult } from "../peers.ts"
 import { framesWith, responses } from "./helpers.ts"
 
 const LIMIT = 1024
@@ -52,11 +52,11 @@ describe("Fault: an oversize server request (in-memory peer)", () => {
         )
         yield* client.awaitReady
         const call = yield* client.callTool("x").pipe(Effect.exit, Effect.forkChild({ startImmediately: true }))
-        yield* eventually(() => framesWith(frames, "tools/call").length === 1, "call sent")
+        yield* awaitMethod(frames, "tools/call", 1)
         const id = framesWith(frames, "tools/call")[0]!.id as number
         const p = yield* peer
         yield* p.sendRaw(`${frame(id)}\n`)
-        yield* eventually(() => responses(frames).length === 1, "the oversize request answered")
+        yield* awaitFrames(frames, () => responses(frames).length === 1)
         assert.strictEqual(client.stats().oversize, 1)
         const reply = responses(frames)[0]!
         assert.strictEqual(reply.id, id, "the reply carries the request's own id")

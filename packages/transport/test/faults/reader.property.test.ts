@@ -8,7 +8,7 @@ import { McpClient } from "@mcp-fleet/transport"
 import { Effect, Exit, Fiber, References } from "effect"
 import { TestClock } from "effect/testing"
 import fc from "fast-check"
-import { controlledPeer, echoResult, eventually } from "../peers.ts"
+import { awaitMethod, controlledPeer, echoResult } from "../peers.ts"
 import { hostilePart } from "./arbitraries.ts"
 import { framesWith } from "./helpers.ts"
 
@@ -27,7 +27,7 @@ const hostileThenAnswer = (chunks: ReadonlyArray<Uint8Array>, maxMessageBytes: n
     yield* client.awaitReady
     const p = yield* peer
     const call = yield* client.callTool("t", { n: 1 }).pipe(Effect.exit, Effect.forkChild({ startImmediately: true }))
-    yield* eventually(() => framesWith(frames, "tools/call").length === 1, "call sent")
+    yield* awaitMethod(frames, "tools/call", 1)
     const id = framesWith(frames, "tools/call")[0]!.id
     for (const chunk of chunks) yield* p.sendRaw(chunk)
     yield* check(call.pollUnsafe() === undefined, "hostile bytes settled the pending call")

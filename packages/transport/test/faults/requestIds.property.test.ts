@@ -9,7 +9,7 @@ import { Cause, Effect, Exit, Fiber, References } from "effect"
 import { TestClock } from "effect/testing"
 import fc from "fast-check"
 import type { Message } from "../peers.ts"
-import { controlledPeer, echoResult, eventually } from "../peers.ts"
+import { awaitMethod, controlledPeer, echoResult } from "../peers.ts"
 import { framesWith } from "./helpers.ts"
 
 type Fate = "answer" | "expire" | "interrupt"
@@ -30,7 +30,7 @@ const run = (fates: ReadonlyArray<Fate>, secondWave: number, order: ReadonlyArra
         Effect.forkChild({ startImmediately: true })
       )
     const first = yield* Effect.forEach(fates, (fate, k) => start(k, fate))
-    yield* eventually(() => framesWith(frames, "tools/call").length === fates.length, "first wave sent")
+    yield* awaitMethod(frames, "tools/call", fates.length)
     for (const [k, fate] of fates.entries()) if (fate === "interrupt") yield* Fiber.interrupt(first[k]!)
     yield* TestClock.adjust("1 second")
     const second = yield* Effect.forEach(
@@ -38,7 +38,7 @@ const run = (fates: ReadonlyArray<Fate>, secondWave: number, order: ReadonlyArra
       (k) => start(k, "answer")
     )
     const total = fates.length + secondWave
-    yield* eventually(() => framesWith(frames, "tools/call").length === total, "second wave sent")
+    yield* awaitMethod(frames, "tools/call", total)
 
     const requests = [
       ...framesWith(frames, "server/discover"),
@@ -74,7 +74,11 @@ const run = (fates: ReadonlyArray<Fate>, secondWave: number, order: ReadonlyArra
         yield* check(Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause), `call ${k} was not interrupted`)
       }
     }
-    yield* eventually(() => client.stats().unknownId === abandoned.length, "late answers counted")
+    yield* p.read
+    yield* check(
+      client.stats().unknownId === abandoned.length,
+      `late answers counted: ${client.stats().unknownId}, not ${abandoned.length}`
+    )
     yield* check(client.stats().pending === 0, `pending left: ${client.stats().pending}`)
     const cancelled = framesWith(frames, "notifications/cancelled").map((f) =>
       (f.params as { requestId: unknown })

@@ -8,7 +8,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { McpClient } from "@mcp-fleet/transport"
 import { Effect, Exit, Fiber } from "effect"
-import { controlledPeer, echoResult, eventually } from "../peers.ts"
+import { awaitFrames, awaitMethod, controlledPeer, echoResult } from "../peers.ts"
 import { framesWith, responses } from "./helpers.ts"
 
 const undeclared = [
@@ -34,7 +34,7 @@ describe("Fault: server→client requests (in-memory peer)", () => {
         yield* p.send({ jsonrpc: "2.0", id: `u-${i}`, method, params: { anything: i } })
       }
       const expected = 3 + undeclared.length
-      yield* eventually(() => responses(frames).length === expected, "every server request answered")
+      yield* awaitFrames(frames, () => responses(frames).length === expected)
       assert.deepStrictEqual(responses(frames).slice(0, 3), [
         { jsonrpc: "2.0", id: 0, result: {} },
         { jsonrpc: "2.0", id: -7, result: {} },
@@ -58,7 +58,7 @@ describe("Fault: server→client requests (in-memory peer)", () => {
       const client = yield* McpClient.make({ command: "server" }).pipe(Effect.provide(layer))
       const p = yield* peer
       yield* p.send({ jsonrpc: "2.0", id: "early", method: "ping" })
-      yield* eventually(() => responses(frames).length === 1, "answered")
+      yield* awaitFrames(frames, () => responses(frames).length === 1)
       assert.deepStrictEqual(responses(frames)[0], { jsonrpc: "2.0", id: "early", result: {} })
       assert.isFalse(client.isReady())
     }))
@@ -69,13 +69,13 @@ describe("Fault: server→client requests (in-memory peer)", () => {
       const client = yield* McpClient.make({ command: "server" }).pipe(Effect.provide(layer))
       yield* client.awaitReady
       const call = yield* client.callTool("x", {}).pipe(Effect.exit, Effect.forkChild({ startImmediately: true }))
-      yield* eventually(() => framesWith(frames, "tools/call").length === 1, "call sent")
+      yield* awaitMethod(frames, "tools/call", 1)
       const id = framesWith(frames, "tools/call")[0]!.id
       const p = yield* peer
       // Ids are per sender: the server's request id 2 is not the client's request id 2.
       yield* p.send({ jsonrpc: "2.0", id, method: "ping" })
       yield* p.send({ jsonrpc: "2.0", id, method: "sampling/createMessage", params: {} })
-      yield* eventually(() => responses(frames).length === 2, "both answered")
+      yield* awaitFrames(frames, () => responses(frames).length === 2)
       assert.isUndefined(call.pollUnsafe(), "the client's own call is still waiting")
       yield* p.send({ jsonrpc: "2.0", id, result: echoResult("mine") })
       const exit = yield* Fiber.join(call)

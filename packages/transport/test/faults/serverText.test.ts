@@ -6,7 +6,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { McpClient, McpError } from "@mcp-fleet/transport"
 import { Effect, Fiber } from "effect"
-import { controlledPeer, eventually } from "../peers.ts"
+import { awaitMethod, controlledPeer } from "../peers.ts"
 import { failureOf, framesWith } from "./helpers.ts"
 
 /** 200,000 characters over 3 lines. */
@@ -25,7 +25,7 @@ describe("Fault: server text in error messages is bounded", () => {
       const client = yield* McpClient.make({ command: "server", name: "chatty" }).pipe(Effect.provide(layer))
       yield* client.awaitReady
       const call = yield* client.callTool("x").pipe(Effect.exit, Effect.forkChild({ startImmediately: true }))
-      yield* eventually(() => framesWith(frames, "tools/call").length === 1, "call sent")
+      yield* awaitMethod(frames, "tools/call", 1)
       const id = framesWith(frames, "tools/call")[0]!.id
       yield* (yield* peer).send({ jsonrpc: "2.0", id, error: { code: -32000, message: huge } })
       const error = failureOf(yield* Fiber.join(call))

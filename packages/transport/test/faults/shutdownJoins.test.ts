@@ -5,19 +5,21 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { McpClient } from "@mcp-fleet/transport"
-import { Effect, Exit, Scope } from "effect"
-import { closeWhileClockPasses, controlledPeer, eventually } from "../peers.ts"
+import { Effect, Exit, Fiber, Scope } from "effect"
+import { awaitMethod, closeWhileClockPasses, controlledPeer } from "../peers.ts"
 import { assertAllFibersDone, closableScope } from "./helpers.ts"
 
 /** A client still initializing, with a call pending and stderr output, as a close most often finds it. */
 const busyClient = (scope: Scope.Scope) =>
   Effect.gen(function*() {
-    const { layer, peer } = yield* controlledPeer({ initialize: "never" })
+    const { frames, layer, peer } = yield* controlledPeer({ initialize: "never" })
     const client = yield* McpClient.make({ command: "server" }).pipe(Effect.provide(layer), Scope.provide(scope))
     const p = yield* peer
     yield* p.stderr("starting\n")
     yield* client.ping().pipe(Effect.exit, Effect.forkScoped)
-    yield* eventually(() => client.stats().pending === 2, "initialize and ping pending")
+    yield* awaitMethod(frames, "initialize")
+    yield* awaitMethod(frames, "ping")
+    assert.strictEqual(client.stats().pending, 2, "initialize and ping pending")
     assert.isFalse(Object.values(client.stats().fibersDone).every(Boolean), "the fibers run before the close")
     return client
   })
@@ -29,14 +31,14 @@ const busyClient = (scope: Scope.Scope) =>
  */
 const stuckClient = (scope: Scope.Scope) =>
   Effect.gen(function*() {
-    const { layer } = yield* controlledPeer({ ignoreEof: true }, { unkillable: true })
+    const { frames, layer } = yield* controlledPeer({ ignoreEof: true }, { unkillable: true })
     const client = yield* McpClient.make({ command: "server", shutdownGrace: 1_000, killGrace: 1_000 }).pipe(
       Effect.provide(layer),
       Scope.provide(scope)
     )
     yield* client.awaitReady
     yield* client.ping().pipe(Effect.exit, Effect.forkScoped)
-    yield* eventually(() => client.stats().pending === 1, "ping pending")
+    yield* awaitMethod(frames, "ping")
     return client
   })
 
@@ -60,6 +62,23 @@ describe("Fault: both shutdown paths join every fiber (in-memory peer)", () => {
       const client = yield* busyClient(scope)
       yield* client.forceClose
       assertAllFibersDone(client)
+    }))
+
+  it.effect("close: pending calls fail with ClientClosed, readiness is Closed, every fiber is done when it returns", () =>
+    Effect.gen(function*() {
+      const scope = yield* closableScope
+      const client = yield* busyClient(scope)
+      const ping = yield* client.ping().pipe(Effect.exit, Effect.forkScoped)
+      yield* closeWhileClockPasses(client.close, () => assertAllFibersDone(client))
+      const failed = yield* Fiber.join(ping)
+      assert.isTrue(Exit.isFailure(failed) && failed.cause.toString().includes("close was called"))
+      const readiness = client.readiness()
+      assert.strictEqual(readiness._tag, "Closed")
+      assert.isFalse(client.isAlive())
+      assert.strictEqual(client.lastError(), "The MCP client for \"server\" is closed (close was called).")
+      // Idempotent: a second close (and the scope's own) return at once.
+      yield* client.close
+      yield* Scope.close(scope, Exit.void)
     }))
 
   it.effect("scope close: every fiber is done when it returns", () =>

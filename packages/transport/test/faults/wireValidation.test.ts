@@ -5,14 +5,14 @@
  *   `ProtocolError`.
  * - Two listed tools with the same name: the first is kept, the later one is reported in `skipped` with a reason.
  * - In the legacy protocol era (≤ 2025-11-25) `nextCursor: ""` ends the list, as several real server stacks mean
- *   it. (From 2026-07-28 on, `""` is a cursor like any other: pinned on `Pagination.endsList`, since that era
- *   cannot be negotiated yet.)
+ *   it. (From 2026-07-28 on, `""` is a cursor like any other: pinned on the eras' `endsList`.)
  */
 import { assert, describe, it } from "@effect/vitest"
 import { McpClient } from "@mcp-fleet/transport"
 import { Effect, Fiber } from "effect"
-import * as Pagination from "../../src/internal/Pagination.ts"
-import { controlledPeer, eventually } from "../peers.ts"
+import * as Era from "../../src/session/Era.ts"
+import * as Listen from "../../src/session/Listen.ts"
+import { awaitMethod, controlledPeer } from "../peers.ts"
 import { cursorOf, failureOf, framesWith } from "./helpers.ts"
 
 const tool = (name: string, description?: string) => ({
@@ -28,7 +28,7 @@ describe("Fault: wire validation (in-memory peer)", () => {
       const client = yield* McpClient.make({ command: "server" }).pipe(Effect.provide(layer))
       yield* client.awaitReady
       const call = yield* client.callTool("x").pipe(Effect.exit, Effect.forkChild({ startImmediately: true }))
-      yield* eventually(() => framesWith(frames, "tools/call").length === 1, "call sent")
+      yield* awaitMethod(frames, "tools/call", 1)
       const id = framesWith(frames, "tools/call")[0]!.id
       yield* (yield* peer).send({ jsonrpc: "2.0", id, error: { code: 1.5, message: "half" } })
       const error = failureOf(yield* Fiber.join(call))
@@ -79,13 +79,29 @@ describe("Fault: wire validation (in-memory peer)", () => {
     }))
 
   it("endsList: an absent cursor always ends a list; \"\" ends it in the legacy era and is a cursor from 2026-07-28", () => {
-    for (const version of ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]) {
-      assert.isTrue(Pagination.endsList(undefined, version), version)
-      assert.isTrue(Pagination.endsList("", version), `"" ends a ${version} list`)
-      assert.isFalse(Pagination.endsList("p2", version), version)
+    const unused = () => Effect.die("not sent")
+    const parts: Era.Parts = {
+      server: "s",
+      send: unused,
+      pending: unused,
+      client: { clientInfo: { name: "c", version: "1" }, capabilities: {} },
+      http: () => false,
+      listener: Listen.make({ server: "s", send: unused }),
+      toolHeaders: new Map(),
+      answer: undefined,
+      maxRounds: 1,
+      now: () => 0
     }
-    assert.isTrue(Pagination.endsList(undefined, "2026-07-28"))
-    assert.isFalse(Pagination.endsList("", "2026-07-28"), "\"\" is a cursor in the 2026-07-28 era")
-    assert.isFalse(Pagination.endsList("p2", "2026-07-28"))
+    const session = { serverInfo: { name: "s", version: "1" }, capabilities: {}, instructions: undefined }
+    for (const version of ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]) {
+      const legacy = Era.of({ ...session, protocolVersion: version, era: "legacy" }, parts)
+      assert.isTrue(legacy.endsList(undefined), version)
+      assert.isTrue(legacy.endsList(""), `"" ends a ${version} list`)
+      assert.isFalse(legacy.endsList("p2"), version)
+    }
+    const modern = Era.of({ ...session, protocolVersion: "2026-07-28", era: "modern" }, parts)
+    assert.isTrue(modern.endsList(undefined))
+    assert.isFalse(modern.endsList(""), "\"\" is a cursor in the 2026-07-28 era")
+    assert.isFalse(modern.endsList("p2"))
   })
 })

@@ -8,7 +8,7 @@ import type { Sampling } from "@mcp-fleet/transport"
 import { Deferred, Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { responses } from "../faults/helpers.ts"
-import { controlledPeer, eventually } from "../peers.ts"
+import { awaitFrames, controlledPeer } from "../peers.ts"
 
 const samplingWith = (slowStarted: Deferred.Deferred<void>): Sampling.Service => ({
   createMessage: (request) =>
@@ -41,10 +41,10 @@ describe("server requests over stdio (in-memory peer)", () => {
       yield* p.send({ jsonrpc: "2.0", id: "ok", method: "sampling/createMessage", params: params("ok") })
       yield* p.send({ jsonrpc: "2.0", id: "fail", method: "sampling/createMessage", params: params("fail") })
       yield* p.send({ jsonrpc: "2.0", id: "slow", method: "sampling/createMessage", params: params("slow") })
-      yield* eventually(() => responses(frames).length === 2, "two answers")
+      yield* awaitFrames(frames, () => responses(frames).length === 2)
       yield* Deferred.await(slowStarted)
       yield* TestClock.adjust("5 seconds")
-      yield* eventually(() => responses(frames).length === 3, "the timeout's answer")
+      yield* awaitFrames(frames, () => responses(frames).length === 3)
       const byId = Object.fromEntries(responses(frames).map((r) => [String(r.id), r]))
       assert.deepStrictEqual(byId["ok"]?.["result"], {
         role: "assistant",

@@ -7,7 +7,7 @@
 import { NodeHttpClient, NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { FakeHttpServer, Sleeps } from "@mcp-fleet/testing"
-import { RemoteClient } from "@mcp-fleet/transport"
+import { McpClient } from "@mcp-fleet/transport"
 import { Effect, Layer } from "effect"
 
 const live = Layer.mergeAll(NodeHttpClient.layerUndici, NodeServices.layer)
@@ -16,7 +16,7 @@ describe("compressed answers (issue 24, item 8)", () => {
   it.effect("a gzip-compressed answer nobody asked for is inflated and answers its call", () =>
     Effect.gen(function*() {
       const server = yield* FakeHttpServer.start(["fault=gzip-bomb", "fault-on=tools/call", "huge-bytes=12"])
-      const client = yield* RemoteClient.make({ url: server.url, transport: "http" })
+      const client = yield* McpClient.http({ url: server.url, transport: "http" })
       yield* Sleeps.awaitEvent(client.awaitReady)
       const result = yield* Sleeps.awaitEvent(client.callTool("echo", {}))
       assert.deepStrictEqual(result.content, [{ type: "text", text: "x".repeat(12) }])
@@ -25,7 +25,7 @@ describe("compressed answers (issue 24, item 8)", () => {
   it.effect("a gzip bomb (100 MB inflated) stops at maxMessageBytes, and the error says the decompressed body passed it", () =>
     Effect.gen(function*() {
       const server = yield* FakeHttpServer.start(["fault=gzip-bomb", "fault-on=tools/call", "huge-bytes=104857600"])
-      const client = yield* RemoteClient.make({ url: server.url, transport: "http", maxMessageBytes: 1_000_000 })
+      const client = yield* McpClient.http({ url: server.url, transport: "http", maxMessageBytes: 1_000_000 })
       yield* Sleeps.awaitEvent(client.awaitReady)
       const error = yield* Sleeps.awaitEvent(Effect.flip(client.callTool("echo", {})))
       assert.strictEqual(error._tag, "MessageTooLarge")

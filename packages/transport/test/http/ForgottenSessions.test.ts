@@ -9,7 +9,7 @@
 import { NodeHttpClient, NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { FakeHttpServer, Sleeps } from "@mcp-fleet/testing"
-import { RemoteClient } from "@mcp-fleet/transport"
+import { McpClient } from "@mcp-fleet/transport"
 import { Clock, Effect } from "effect"
 import { TestClock } from "effect/testing"
 
@@ -18,7 +18,7 @@ describe("a server that forgets every session (issue 24, item 1)", () => {
     Effect.gen(function*() {
       const server = yield* FakeHttpServer.start(["forget-sessions"])
       const sleeps = yield* Sleeps.make
-      const client = yield* RemoteClient.make({ url: server.url, transport: "http" }).pipe(
+      const client = yield* McpClient.http({ url: server.url, transport: "http" }).pipe(
         Effect.provideService(Clock.Clock, sleeps.clock)
       )
       const initializes = FakeHttpServer.requests(server, { rpc: "initialize" }).pipe(Effect.map((r) => r.length))

@@ -12,7 +12,7 @@
 import { NodeHttpClient, NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { FakeHttpServer, Sleeps } from "@mcp-fleet/testing"
-import { RemoteClient } from "@mcp-fleet/transport"
+import { McpClient } from "@mcp-fleet/transport"
 import { Clock, Deferred, Effect, Exit, Layer, Logger, Scope } from "effect"
 import { TestClock } from "effect/testing"
 
@@ -34,7 +34,7 @@ describe("hostile streams (issue 24, items 2-4)", () => {
     Effect.gen(function*() {
       const server = yield* FakeHttpServer.start(["get-status=404"])
       const sleeps = yield* Sleeps.make
-      const client = yield* RemoteClient.make({ url: server.url, transport: "http" }).pipe(
+      const client = yield* McpClient.http({ url: server.url, transport: "http" }).pipe(
         Effect.provideService(Clock.Clock, sleeps.clock)
       )
       yield* Sleeps.awaitEvent(client.awaitReady)
@@ -59,7 +59,7 @@ describe("hostile streams (issue 24, items 2-4)", () => {
     Effect.gen(function*() {
       const server = yield* FakeHttpServer.start(["get-close-after=10", "retry=0"])
       const sleeps = yield* Sleeps.make
-      const client = yield* RemoteClient.make({ url: server.url, transport: "http" }).pipe(
+      const client = yield* McpClient.http({ url: server.url, transport: "http" }).pipe(
         Effect.provideService(Clock.Clock, sleeps.clock)
       )
       const gets = FakeHttpServer.requests(server, { method: "GET" }).pipe(Effect.map((r) => r.length))
@@ -88,7 +88,7 @@ describe("hostile streams (issue 24, items 2-4)", () => {
     Effect.gen(function*() {
       const server = yield* FakeHttpServer.start(["reply=sse", "ping-flood=500"])
       const scope = yield* Scope.make()
-      const client = yield* RemoteClient.make({ url: server.url, transport: "http" }).pipe(Scope.provide(scope))
+      const client = yield* McpClient.http({ url: server.url, transport: "http" }).pipe(Scope.provide(scope))
       yield* Sleeps.awaitEvent(client.awaitReady)
       // The call's result follows the 500 pings on its stream.
       const called = yield* Sleeps.awaitEvent(client.callTool("echo", { n: 1 }))

@@ -11,7 +11,7 @@
 import { NodeHttpClient, NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { FakeHttpServer, HttpPeer, Sleeps } from "@mcp-fleet/testing"
-import { RemoteClient } from "@mcp-fleet/transport"
+import { McpClient } from "@mcp-fleet/transport"
 import { Deferred, Effect, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import type * as Http from "node:http"
@@ -22,7 +22,7 @@ describe("legacy HTTP+SSE POSTs (issue 24, items 6-7)", () => {
   it.effect("POSTs never acknowledged: each is aborted once its answer came on the stream (20 calls, 20 closed)", () =>
     Effect.gen(function*() {
       const server = yield* FakeHttpServer.start(["legacy-sse", "fault=no-ack", "fault-on=tools/call"])
-      const client = yield* RemoteClient.make({ url: server.url, transport: "sse" })
+      const client = yield* McpClient.http({ url: server.url, transport: "sse" })
       yield* Sleeps.awaitEvent(client.awaitReady)
       for (let i = 0; i < 20; i++) {
         const called = yield* Sleeps.awaitEvent(client.callTool("echo", { i }))
@@ -56,7 +56,7 @@ describe("legacy HTTP+SSE POSTs (issue 24, items 6-7)", () => {
           )
         }
       }, "/sse")
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "sse", requestTimeout: "10 seconds" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "sse", requestTimeout: "10 seconds" })
       yield* Sleeps.awaitEvent(client.awaitReady)
       const reported = yield* Deferred.make<void>()
       const call = yield* client.callTool("slow", {}, {
@@ -101,7 +101,7 @@ describe("legacy HTTP+SSE POSTs (issue 24, items 6-7)", () => {
         if (request.message?.method === "initialize") return void (refusal = res)
         res.writeHead(405, { allow: "GET" }).end("POST is not allowed on /sse")
       }, "/sse")
-      const client = yield* RemoteClient.make({ url: peer.url, requestTimeout: "2 seconds" })
+      const client = yield* McpClient.http({ url: peer.url, requestTimeout: "2 seconds" })
       yield* Sleeps.awaitEvent(peer.waitFor((r) => r.message?.method === "initialize"))
       yield* TestClock.adjust(500)
       refusal?.writeHead(405, { allow: "GET" }).end("POST is not allowed on /sse")
@@ -117,7 +117,7 @@ describe("legacy HTTP+SSE POSTs (issue 24, items 6-7)", () => {
   it.effect("the same over the HTTP fake (legacy-sse no-endpoint): the fallback's failure is what the user reads", () =>
     Effect.gen(function*() {
       const server = yield* FakeHttpServer.start(["legacy-sse", "no-endpoint"])
-      const client = yield* RemoteClient.make({ url: server.url, requestTimeout: "2 seconds" })
+      const client = yield* McpClient.http({ url: server.url, requestTimeout: "2 seconds" })
       yield* Sleeps.awaitEvent(FakeHttpServer.waitForRequests(server, 1, { method: "GET" }))
       yield* TestClock.adjust(2_000)
       const error = yield* Sleeps.awaitEvent(Effect.flip(client.awaitReady))

@@ -3,7 +3,7 @@
  */
 import { NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { RemoteClient } from "@mcp-fleet/transport"
+import { McpClient } from "@mcp-fleet/transport"
 import { Cause, Effect, Exit, Option } from "effect"
 import type { HttpClient } from "effect/http/HttpClient"
 import type { Scope } from "effect/Scope"
@@ -62,7 +62,7 @@ describe("legacy HTTP+SSE", () => {
         stream.write(event({ event: "message", data: JSON.stringify(callResult(request.message.id, "after ping")) }))
         return true
       })
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "sse" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "sse" })
       yield* client.awaitReady
       assert.strictEqual(client.transport, "sse")
       const result = yield* client.callTool("a", {})
@@ -75,7 +75,7 @@ describe("legacy HTTP+SSE", () => {
   it.live("an endpoint that never answers a call still settles it by its deadline", () =>
     live(Effect.gen(function*() {
       const peer = yield* legacyPeer((request) => request.message?.method === "tools/call")
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "sse" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "sse" })
       yield* client.awaitReady
       const error = failureOf(yield* Effect.exit(client.callTool("a", {}, { timeout: "50 millis" })))
       assert.strictEqual(error._tag, "RequestTimeout")
@@ -89,7 +89,7 @@ describe("legacy HTTP+SSE", () => {
         stream.end()
         return true
       })
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "sse" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "sse" })
       yield* client.awaitReady
       const error = failureOf(yield* Effect.exit(client.callTool("a", {})))
       assert.strictEqual(error._tag, "ClientClosed")
@@ -103,7 +103,7 @@ describe("legacy HTTP+SSE", () => {
         openSse(res)
         res.write(event({ event: "message", data: "{}" }))
       }, "/sse")
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "sse" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "sse" })
       const error = failureOf(yield* Effect.exit(client.awaitReady))
       assert.strictEqual(error._tag, "ProtocolError")
       assert.include(error.message, "endpoint")
@@ -115,7 +115,7 @@ describe("legacy HTTP+SSE", () => {
         openSse(res)
         res.write(": nothing yet\n\n")
       }, "/sse")
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "sse", requestTimeout: "100 millis" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "sse", requestTimeout: "100 millis" })
       const error = failureOf(yield* Effect.exit(client.awaitReady))
       assert.strictEqual(error._tag, "ConnectionFailed")
       yield* peer.waitFor((r) => r.method === "GET" && r.aborted)

@@ -1,11 +1,11 @@
 import { NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { RemoteClient } from "@mcp-fleet/transport"
+import { McpClient } from "@mcp-fleet/transport"
 import { Cause, Effect, Exit, Fiber, Option } from "effect"
 import type { HttpClient } from "effect/http/HttpClient"
 import type { Scope } from "effect/Scope"
 import type * as Http from "node:http"
-import { EraCache } from "../../src/internal/EraCache.ts"
+import { EraCache } from "../../src/session/EraCache.ts"
 import type { Recorded } from "./HttpPeer.ts"
 import { event, json, openSse, paramsOf, result, serve } from "./HttpPeer.ts"
 
@@ -103,7 +103,7 @@ describe("Streamable HTTP, 2026-07-28", () => {
   it.live("auto finds the modern era: no initialize, no session, the standard headers on every POST", () =>
     live(Effect.gen(function*() {
       const peer = yield* serve(modernPeer())
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "http" })
       const session = yield* client.awaitReady
       assert.strictEqual(session.era, "modern")
       yield* client.callTool("plain", {})
@@ -121,7 +121,7 @@ describe("Streamable HTTP, 2026-07-28", () => {
   it.live("x-mcp-header: invalid tools are skipped with the rule they break; Mcp-Param-* sent, unsafe values in base64", () =>
     live(Effect.gen(function*() {
       const peer = yield* serve(modernPeer())
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "http" })
       yield* client.awaitReady
       const listed = yield* client.listTools()
       assert.deepStrictEqual(listed.tools.map((t) => t.name), ["routed", "plain"])
@@ -150,7 +150,7 @@ describe("Streamable HTTP, 2026-07-28", () => {
         )
         return true
       }))
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "http" })
       yield* client.awaitReady
       const refused = failureOf(yield* Effect.exit(client.callTool("refused", {})))
       assert.isTrue(refused._tag === "RemoteError" && refused.code === -32020)
@@ -166,7 +166,7 @@ describe("Streamable HTTP, 2026-07-28", () => {
         res.end(event({ data: JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: {} }) }))
         return true
       }))
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "http" })
       yield* client.awaitReady
       assert.deepStrictEqual((yield* client.callTool("plain", {})).content, [{ type: "text", text: "ok" }])
       const calls = peer.calls("tools/call")
@@ -182,7 +182,7 @@ describe("Streamable HTTP, 2026-07-28", () => {
         openSse(res) // and never answers
         return true
       }))
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "http" })
       yield* client.awaitReady
       const call = yield* Effect.forkChild(client.callTool("slow", {}))
       yield* peer.waitFor((r) => r.message?.method === "tools/call")

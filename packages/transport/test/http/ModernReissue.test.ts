@@ -7,7 +7,7 @@
 import { NodeHttpClient, NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { FakeHttpServer, HttpPeer, Sleeps } from "@mcp-fleet/testing"
-import { RemoteClient } from "@mcp-fleet/transport"
+import { McpClient } from "@mcp-fleet/transport"
 import { Effect, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import type * as Http from "node:http"
@@ -44,7 +44,7 @@ describe("2026-07-28 re-issues (issue 24, item 5)", () => {
   it.effect("a stream that always breaks: the request is sent exactly 1 + MAX_REISSUES (2) times, then StreamEnded", () =>
     Effect.gen(function*() {
       const server = yield* FakeHttpServer.start(["modern", "cut-after=1"])
-      const client = yield* RemoteClient.make({ url: server.url, transport: "http" })
+      const client = yield* McpClient.http({ url: server.url, transport: "http" })
       const session = yield* Sleeps.awaitEvent(client.awaitReady)
       assert.strictEqual(session.era, "modern")
       const error = yield* Sleeps.awaitEvent(Effect.flip(client.callTool("echo", {}, { timeout: "1 hour" })))
@@ -57,7 +57,7 @@ describe("2026-07-28 re-issues (issue 24, item 5)", () => {
     Effect.gen(function*() {
       const streams: Array<Http.ServerResponse> = []
       const peer = yield* HttpPeer.serve(modernPeer(streams))
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http", protocol: "modern" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "http", protocol: "modern" })
       yield* Sleeps.awaitEvent(client.awaitReady)
       const call = yield* client.callTool("echo", {}, { timeout: "2 seconds" }).pipe(
         Effect.flip,

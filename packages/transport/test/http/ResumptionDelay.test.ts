@@ -9,7 +9,7 @@
 import { NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Sleeps } from "@mcp-fleet/testing"
-import { RemoteClient } from "@mcp-fleet/transport"
+import { McpClient } from "@mcp-fleet/transport"
 import { Clock, Effect, Fiber, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import type { Recorded } from "./HttpPeer.ts"
@@ -47,7 +47,7 @@ describe("Streamable HTTP resumption delay (TestClock)", () => {
       const peer = yield* serve(handler)
       const sleeps = yield* Sleeps.make
       const clock = sleeps.clock
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http", protocol: "legacy" }).pipe(
+      const client = yield* McpClient.http({ url: peer.url, transport: "http", protocol: "legacy" }).pipe(
         Effect.provideService(Clock.Clock, clock)
       )
       yield* awaitEvent(client.awaitReady)
@@ -87,7 +87,7 @@ describe("Streamable HTTP resumption delay (TestClock)", () => {
       const peer = yield* serve(handler)
       const sleeps = yield* Sleeps.make
       const clock = sleeps.clock
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http", protocol: "legacy" }).pipe(
+      const client = yield* McpClient.http({ url: peer.url, transport: "http", protocol: "legacy" }).pipe(
         Effect.provideService(Clock.Clock, clock)
       )
       yield* awaitEvent(client.awaitReady)

@@ -1,6 +1,6 @@
 import { NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { RemoteClient } from "@mcp-fleet/transport"
+import { ErrorKind, McpClient } from "@mcp-fleet/transport"
 import { Cause, Effect, Exit, Fiber, Option, Redacted, Stream } from "effect"
 import type { HttpClient } from "effect/http/HttpClient"
 import type { Scope } from "effect/Scope"
@@ -29,7 +29,7 @@ describe("Streamable HTTP", () => {
       const { handler } = mcpPeer({ reply: "json" })
       const peer = yield* serve(handler)
       yield* Effect.scoped(Effect.gen(function*() {
-        const client = yield* RemoteClient.make({ url: peer.url, transport: "http" })
+        const client = yield* McpClient.http({ url: peer.url, transport: "http" })
         const session = yield* client.awaitReady
         assert.strictEqual(session.protocolVersion, "2025-11-25")
         assert.strictEqual(client.transport, "http")
@@ -80,7 +80,7 @@ describe("Streamable HTTP", () => {
         }
       })
       const peer = yield* serve(handler)
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "http" })
       const progress = yield* client.notifications.pipe(
         Stream.filter((n) => n.method === "notifications/progress"),
         Stream.runHead,
@@ -106,13 +106,13 @@ describe("Streamable HTTP", () => {
         }
       })
       const peer = yield* serve(handler)
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "http" })
       yield* client.awaitReady
       const changes = yield* client.readinessChanges.pipe(Stream.take(3), Stream.runCollect, Effect.forkScoped)
       forget = true
       const lost = failureOf(yield* Effect.exit(client.callTool("echo", { text: "a" })))
       assert.strictEqual(lost._tag, "SessionExpired")
-      assert.isTrue(lost._tag === "SessionExpired" && lost.retryable)
+      assert.isTrue(lost._tag === "SessionExpired" && ErrorKind.isRetryable(lost))
       const again = yield* client.callTool("echo", { text: "b" })
       assert.deepStrictEqual(again.content, [{ type: "text", text: "echo: b" }])
       assert.strictEqual(peer.calls("initialize").length, 2)
@@ -135,7 +135,7 @@ describe("Streamable HTTP", () => {
         }
       })
       const peer = yield* serve(handler)
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "http" })
       yield* client.awaitReady
       gone = true
       const lost = failureOf(yield* Effect.exit(client.listTools()))
@@ -173,7 +173,7 @@ describe("Streamable HTTP", () => {
         }
       })
       const peer = yield* serve(handler)
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "http" })
       yield* client.awaitReady
       const called = yield* client.callTool("slow", {})
       assert.deepStrictEqual(called.content, [{ type: "text", text: "late" }])
@@ -197,7 +197,7 @@ describe("Streamable HTTP", () => {
         }
       })
       const peer = yield* serve(handler)
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "http" })
       const changed = yield* client.notifications.pipe(
         Stream.filter((n) => n.method === "notifications/tools/list_changed"),
         Stream.runHead,
@@ -235,7 +235,7 @@ describe("Streamable HTTP", () => {
         }
       })
       const peer = yield* serve(handler)
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http", maxMessageBytes: 100_000 })
+      const client = yield* McpClient.http({ url: peer.url, transport: "http", maxMessageBytes: 100_000 })
       yield* client.awaitReady
       const big = failureOf(yield* Effect.exit(client.callTool("t", { kind: "huge" })))
       assert.strictEqual(big._tag, "MessageTooLarge")
@@ -261,7 +261,7 @@ describe("Streamable HTTP", () => {
           }
         )
       })
-      const client = yield* RemoteClient.make({
+      const client = yield* McpClient.http({
         url: peer.url,
         transport: "http",
         headers: { Authorization: Redacted.make("Bearer s3cret-token") }
@@ -291,9 +291,9 @@ describe("Streamable HTTP", () => {
         }
         handler(request, res)
       }, "/old")
-      const moved = yield* RemoteClient.make({ url: peer.url, transport: "http" })
+      const moved = yield* McpClient.http({ url: peer.url, transport: "http" })
       yield* moved.awaitReady
-      const away = yield* RemoteClient.make({ url: `${peer.origin}/away`, transport: "http" })
+      const away = yield* McpClient.http({ url: `${peer.origin}/away`, transport: "http" })
       const refused = failureOf(yield* Effect.exit(away.awaitReady))
       assert.strictEqual(refused._tag, "RedirectRefused")
       assert.strictEqual(other.requests.length, 0)
@@ -302,7 +302,7 @@ describe("Streamable HTTP", () => {
   it.live("an unreachable server fails initialize with ConnectionFailed", () =>
     live(Effect.gen(function*() {
       const peer = yield* Effect.scoped(serve((_r, res) => res.end()))
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "http" })
       const error = failureOf(yield* Effect.exit(client.awaitReady))
       assert.strictEqual(error._tag, "ConnectionFailed")
       yield* client.awaitTerminated
@@ -322,7 +322,7 @@ describe("Streamable HTTP", () => {
         }
       })
       const peer = yield* serve(handler)
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "http" })
       yield* client.awaitReady
       yield* client.callTool("t", {})
       assert.strictEqual(client.stats().notJson, 1)
@@ -334,7 +334,7 @@ describe("Streamable HTTP", () => {
         override: (request) => request.message?.method === "tools/call" // never answered
       })
       const peer = yield* serve(handler)
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "http" })
       yield* client.awaitReady
       const late = failureOf(yield* Effect.exit(client.callTool("t", {}, { timeout: "50 millis" })))
       assert.strictEqual(late._tag, "RequestTimeout")
@@ -373,7 +373,7 @@ describe("Streamable HTTP", () => {
         }
         res.writeHead(404).end()
       }, "/sse")
-      const client = yield* RemoteClient.make({ url: peer.url })
+      const client = yield* McpClient.http({ url: peer.url })
       const session = yield* client.awaitReady
       assert.strictEqual(session.protocolVersion, "2024-11-05")
       assert.strictEqual(client.transport, "sse")
@@ -389,7 +389,7 @@ describe("Streamable HTTP", () => {
         openSse(res)
         res.write(event({ event: "endpoint", data: "http://evil.example/message" }))
       }, "/sse")
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "sse" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "sse" })
       const error = failureOf(yield* Effect.exit(client.awaitReady))
       assert.strictEqual(error._tag, "ProtocolError")
       assert.include(error.message, "evil.example")

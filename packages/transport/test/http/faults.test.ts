@@ -4,7 +4,7 @@
  */
 import { NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { RemoteClient } from "@mcp-fleet/transport"
+import { McpClient } from "@mcp-fleet/transport"
 import { Cause, Effect, Exit, Fiber, Option } from "effect"
 import type { HttpClient } from "effect/http/HttpClient"
 import type { Scope } from "effect/Scope"
@@ -39,7 +39,7 @@ describe("HTTP faults", () => {
         res.on("close", () => clearInterval(drip))
         return true
       })
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "http" })
       yield* client.awaitReady
       const error = failureOf(yield* Effect.exit(client.callTool("t", {}, { timeout: "100 millis" })))
       assert.strictEqual(error._tag, "RequestTimeout")
@@ -52,7 +52,7 @@ describe("HTTP faults", () => {
         res.writeHead(200, { "content-type": "text/html" }).end("<html>hello</html>")
         return true
       })
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "http" })
       yield* client.awaitReady
       const error = failureOf(yield* Effect.exit(client.callTool("t", {})))
       assert.strictEqual(error._tag, "ProtocolError")
@@ -66,7 +66,7 @@ describe("HTTP faults", () => {
         res.end(event({ data: JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: {} }) }))
         return true
       })
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "http" })
       yield* client.awaitReady
       const error = failureOf(yield* Effect.exit(client.callTool("t", {})))
       assert.strictEqual(error._tag, "StreamEnded")
@@ -95,7 +95,7 @@ describe("HTTP faults", () => {
           }
         }).handler
       )
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "http" })
       yield* client.awaitReady
       const result = yield* client.callTool("t", {})
       assert.deepStrictEqual(result.content, [])
@@ -109,7 +109,7 @@ describe("HTTP faults", () => {
         res.write("{\"jsonrpc\":\"2.0\"")
         return true
       })
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "http" })
       yield* client.awaitReady
       const error = failureOf(yield* Effect.exit(client.callTool("t", {})))
       assert.strictEqual(error._tag, "MessageTooLarge")
@@ -122,7 +122,7 @@ describe("HTTP faults", () => {
         json(res, { error: "slow down" }, 429, { "retry-after": "30" })
         return true
       })
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "http" })
       yield* client.awaitReady
       const error = failureOf(yield* Effect.exit(client.callTool("t", {})))
       assert.strictEqual(error._tag, "HttpStatusError")
@@ -143,7 +143,7 @@ describe("HTTP faults", () => {
         }
       })
       const peer = yield* serve(handler)
-      const client = yield* RemoteClient.make({ url: peer.url, transport: "http" })
+      const client = yield* McpClient.http({ url: peer.url, transport: "http" })
       yield* client.awaitReady
       const calls = yield* Effect.forkScoped(
         Effect.all([1, 2, 3].map((n) => Effect.exit(client.callTool("t", { text: String(n) }))), {
@@ -174,7 +174,7 @@ describe("HTTP faults", () => {
         }).handler
       )
       yield* Effect.scoped(Effect.gen(function*() {
-        const client = yield* RemoteClient.make({ url: peer.url, transport: "http" })
+        const client = yield* McpClient.http({ url: peer.url, transport: "http" })
         yield* client.awaitReady
         yield* peer.waitFor((r) => r.method === "GET")
       }))
@@ -186,7 +186,7 @@ describe("HTTP faults", () => {
     live(Effect.gen(function*() {
       const peer = yield* serve(mcpPeer({ override: (request) => request.method === "DELETE" }).handler)
       yield* Effect.scoped(Effect.gen(function*() {
-        const client = yield* RemoteClient.make({ url: peer.url, transport: "http", closeTimeout: "50 millis" })
+        const client = yield* McpClient.http({ url: peer.url, transport: "http", closeTimeout: "50 millis" })
         yield* client.awaitReady
       }))
       yield* peer.waitFor((r) => r.method === "DELETE" && r.aborted)

@@ -9,7 +9,7 @@
  */
 import { NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { RemoteClient } from "@mcp-fleet/transport"
+import { McpClient } from "@mcp-fleet/transport"
 import { Cause, Effect, Exit, Option, Redacted } from "effect"
 import { assertNoPiece } from "../secretPieces.ts"
 import { json, serve } from "./HttpPeer.ts"
@@ -53,7 +53,7 @@ describe("redact before you cut: a secret a server echoes across an excerpt's cu
         res.writeHead(500, { "content-type": "text/plain" }).end(text)
       })
       for (let length = 8; length < TOKEN.length; length++) {
-        const client = yield* RemoteClient.make({
+        const client = yield* McpClient.http({
           url: `${peer.url}?length=${length}`,
           transport: "http",
           headers: { Authorization: Redacted.make(AUTH) }
@@ -88,7 +88,7 @@ describe("redact before you cut: a secret a server echoes across an excerpt's cu
         })
         for (const start of straddling(cut)) {
           const pad = start - before.length
-          const client = yield* RemoteClient.make({
+          const client = yield* McpClient.http({
             url: `${peer.url}?pad=${pad}`,
             transport: "http",
             headers: { Authorization: Redacted.make(AUTH) }

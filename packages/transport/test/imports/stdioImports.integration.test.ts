@@ -1,7 +1,9 @@
 /**
  * A stdio-only program does not load the HTTP side: importing `@mcp-fleet/transport` (or its `McpClient`) in a
- * fresh process loads neither the HTTP wires, nor `effect/http`'s client, nor SSE parsing, nor `@mcp-fleet/auth`.
- * They load on the first remote session (`RemoteClient.make`), which the HTTP tests exercise.
+ * fresh process loads neither the HTTP wires, nor `effect/http`'s client, nor SSE parsing, nor `@mcp-fleet/auth`'s
+ * OAuth machinery. They load on the first remote session (`McpClient.http`), which the HTTP tests exercise. The one
+ * module of auth a stdio program loads is its errors' (`AuthError.ts`, Schema classes only): `AuthorizationRequired`
+ * is one class, auth's, and the transport's error unions and scrubbing name it.
  */
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
@@ -13,12 +15,12 @@ const loadedBy = (specifier: string) =>
 
 /** What a stdio-only program never needs, by the end of its URL. */
 const httpSide: ReadonlyArray<RegExp> = [
-  /\/transport\/LegacySse\.ts$/,
-  /\/transport\/StreamableHttp\.ts$/,
-  /\/internal\/http\/(Exchange|SseReader|Body)\.ts$/,
+  /\/wire\/LegacySse\.ts$/,
+  /\/wire\/StreamableHttp\.ts$/,
+  /\/wire\/http\/(Exchange|SseReader|Body)\.ts$/,
   /\/effect\/dist\/http\/HttpClient\.js$/,
   /\/effect\/dist\/encoding\/Sse\.js$/,
-  /\/auth\/src\/[^/]+\.ts$/
+  /\/auth\/src\/(?!AuthError\.ts$)[^/]+\.ts$/
 ]
 
 describe("what the stdio path imports", () => {
@@ -28,7 +30,7 @@ describe("what the stdio path imports", () => {
         const loaded = yield* loadedBy(specifier)
         // The hook saw the import itself (so an empty list cannot pass).
         assert.isTrue(loaded.some((url) => url.endsWith("/src/McpClient.ts")), "McpClient.ts was loaded")
-        assert.isTrue(loaded.some((url) => url.endsWith("/transport/Stdio.ts")), "Stdio.ts was loaded")
+        assert.isTrue(loaded.some((url) => url.endsWith("/wire/Stdio.ts")), "Stdio.ts was loaded")
         const http = loaded.filter((url) => httpSide.some((pattern) => pattern.test(url)))
         assert.deepStrictEqual(http, [])
       }))

@@ -1,14 +1,14 @@
 /**
- * An MCP server in memory, under a real `McpSession`, for tests that need the `TestClock`: frames the client sends
+ * An MCP server in memory, under a real session (`session/Open.ts`), for tests that need the `TestClock`: frames the client sends
  * are parsed and queued; `initialize` (and whatever `answer` returns a result for) is answered by a fiber of the
  * peer; everything else waits in `received` for the test to answer with `send`.
  */
 import { Deferred, Effect, Queue } from "effect"
 import type { Scope } from "effect"
-import type { McpSession as Session } from "../../src/McpSession.ts"
-import * as McpSession from "../../src/McpSession.ts"
 import type { RateLimit } from "../../src/session/Logging.ts"
-import type * as Transport from "../../src/transport/Transport.ts"
+import * as Open from "../../src/session/Open.ts"
+import type { Session } from "../../src/session/Session.ts"
+import type * as Transport from "../../src/wire/Transport.ts"
 
 export type Message = { readonly [key: string]: unknown }
 
@@ -42,7 +42,7 @@ export const make = (options: Options = {}): Effect.Effect<MemoryPeer, never, Sc
     const ended = yield* Deferred.make<Transport.Ended>()
     let receiver: Transport.Receiver | undefined
     const send = (message: object) => receiver?.message(JSON.stringify({ jsonrpc: "2.0", ...message }))
-    const session = yield* McpSession.make({
+    const session = yield* Open.over({
       server: "memory",
       requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
       initializeTimeoutMs: Infinity,

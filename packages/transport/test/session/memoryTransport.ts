@@ -1,11 +1,12 @@
 /**
- * An in-memory transport under `McpSession`: the test plays the server. What the session sends lands in a
+ * An in-memory transport under a session (`session/Open.ts`): the test plays the server. What the session sends lands in a
  * queue (`next` takes the next message, parsed); `deliver` hands the session one message from the "server".
  */
-import { McpSession } from "@mcp-fleet/transport"
 import type { ClientHandlers, Transport } from "@mcp-fleet/transport"
 import { Deferred, Effect, Queue } from "effect"
 import type { Scope } from "effect"
+import * as Open from "../../src/session/Open.ts"
+import type { Session } from "../../src/session/Session.ts"
 
 export interface Message {
   readonly jsonrpc?: string
@@ -17,7 +18,7 @@ export interface Message {
 }
 
 export interface MemoryPeer {
-  readonly session: McpSession.McpSession
+  readonly session: Session
   /** The next message the client sent. */
   readonly next: Effect.Effect<Message>
   /** Sends one message to the client, as the server. */
@@ -35,7 +36,7 @@ export const memoryPeer = (
     const sent = yield* Queue.unbounded<string>()
     let receiver: Transport.Receiver | undefined
     const ended = Deferred.makeUnsafe<Transport.Ended>()
-    const session = yield* McpSession.make({
+    const session = yield* Open.over({
       server: "memory",
       requestTimeoutMs: 30_000,
       initializeTimeoutMs: 30_000,

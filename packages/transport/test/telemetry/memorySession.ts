@@ -1,10 +1,10 @@
 /**
- * An `McpSession` over an in-memory transport: every request frame is answered by `answer` (a result, a JSON-RPC
+ * A session over an in-memory transport: every request frame is answered by `answer` (a result, a JSON-RPC
  * error, or nothing yet), from the transport's own fiber, as a real transport would.
  */
-import type { McpSession as Session } from "@mcp-fleet/transport"
-import { McpSession } from "@mcp-fleet/transport"
 import { Deferred, Effect, Queue, Scope } from "effect"
+import type { Config } from "../../src/session/Config.ts"
+import * as Open from "../../src/session/Open.ts"
 
 export interface Sent {
   readonly id: number
@@ -17,7 +17,7 @@ export type Answer =
   | { readonly error: { readonly code: number; readonly message: string } }
   | { readonly later: Effect.Effect<{ readonly result: unknown }> }
 
-export const config: Session.Config = {
+export const config: Config = {
   server: "mem",
   requestTimeoutMs: 60_000,
   initializeTimeoutMs: 60_000,
@@ -41,7 +41,7 @@ export const open = (answer: (sent: Sent) => Answer) =>
     const sent: Array<Sent> = []
     /** The text of every request frame sent, and of every message received. */
     const wire = { out: [] as Array<string>, in: [] as Array<string> }
-    const session = yield* McpSession.make(config, (receiver) =>
+    const session = yield* Open.over(config, (receiver) =>
       Effect.gen(function*() {
         const inbox = yield* Queue.unbounded<Sent>()
         const ended = yield* Deferred.make<{ readonly reason: string }>()

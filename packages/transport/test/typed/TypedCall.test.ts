@@ -3,7 +3,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { McpPeer } from "@mcp-fleet/testing"
-import { McpClient } from "@mcp-fleet/transport"
+import { ErrorKind, McpClient } from "@mcp-fleet/transport"
 import { Cause, Effect, Exit, Option, Schema } from "effect"
 
 const Weather = Schema.Struct({ city: Schema.String, celsius: Schema.Number })
@@ -54,7 +54,7 @@ describe("typed calls", () => {
       if (error._tag !== "StructuredContentInvalid") return
       assert.strictEqual(error.server, "meteo")
       assert.strictEqual(error.tool, "weather")
-      assert.isFalse(error.isRetryable)
+      assert.isFalse(ErrorKind.isRetryable(error))
       assert.match(error.message, /^MCP server "meteo" answered tool "weather" with structuredContent that does not/)
       assert.include(error.message, "celsius")
       assert.notInclude(error.message, "\n")
