@@ -275,6 +275,7 @@ export const make = Effect.fnUntraced(function*(
     TaskResume.resuming(
       resumeContext,
       server,
+      tool,
       callOptions,
       Effect.flatMap(
         liveClient(server),

@@ -43,6 +43,7 @@ type CallError = McpError.CallToolError | UnknownServer | ServerUnavailable
 export const resuming = (
   context: Context,
   server: string,
+  tool: string,
   options: Features.ToolCallOptions | undefined,
   call: Effect.Effect<Protocol.CallToolResult, CallError>
 ): Effect.Effect<Protocol.CallToolResult, CallError> => {
@@ -61,7 +62,7 @@ export const resuming = (
       const conn = yield* context.live(server)
       return yield* Effect.scoped(Effect.uninterruptibleMask((restore) =>
         Effect.flatMap(
-          conn.client.followTask(taskId, { onTaskStatus: options?.onTaskStatus }),
+          conn.client.followTask(taskId, { tool, onTaskStatus: options?.onTaskStatus }),
           (handle) =>
             restore(handle.result).pipe(
               // The caller gave up on a task it was following again: it is cancelled on the server, in the

@@ -19,11 +19,18 @@ import { DEFAULT_REQUEST_TIMEOUT_MS, millis } from "../internal/Durations.ts"
 import * as ListCache from "../internal/ListCache.ts"
 import { schemaDetail } from "../internal/SchemaDetail.ts"
 import { NotReady, ProtocolError, RequestTimeout } from "../McpError.ts"
-import type { InitializeError, ListToolsError, RequestError } from "../McpError.ts"
+import type {
+  InitializeError,
+  ListToolsError,
+  RequestError,
+  StructuredContentInvalid,
+  UrlElicitationRequired
+} from "../McpError.ts"
 import type { CallToolResult, ServerSession } from "../Protocol.ts"
 import type { DiscoveredTool } from "../Tool.ts"
 import type { FeatureOptions } from "./Context.ts"
 import type * as Era from "./Era.ts"
+import type * as OutputSchemas from "./OutputSchemas.ts"
 import * as Progress from "./Progress.ts"
 import type { Readiness } from "./Readiness.ts"
 import type { CallOptions, ToolList as ListedTools } from "./Session.ts"
@@ -46,6 +53,13 @@ export interface Context {
   readonly now: () => number
   /** Told every tool of each complete listing (their task support is kept for the calls). */
   readonly onListed?: ((tools: ReadonlyArray<DiscoveredTool>) => void) | undefined
+  /** Tool results checked against their tool's `outputSchema`. */
+  readonly outputSchemas: OutputSchemas.OutputSchemas
+  /** Completes the URL elicitations a `-32042` answer requires and sends the request again, once. */
+  readonly urlElicitations: <A, E>(
+    method: string,
+    attempt: Effect.Effect<A, E>
+  ) => Effect.Effect<A, E | UrlElicitationRequired>
 }
 
 /** The calls of one session. */
@@ -64,8 +78,14 @@ export interface Calls {
     options: CallOptions | undefined,
     use: (session: ServerSession, era: Era.Era) => Effect.Effect<A, E2, R>
   ) => Effect.Effect<A, E | E2 | InitializeError, R>
-  /** Decodes a `tools/call` result; a wrong shape is a `ProtocolError` (server text scrubbed). */
-  readonly decodeResult: (raw: unknown) => Effect.Effect<CallToolResult, ProtocolError>
+  /**
+   * Decodes a `tools/call` result of `tool` (a wrong shape is a `ProtocolError`, server text scrubbed), then checks
+   * it against the tool's `outputSchema` (`OutputSchemas`); `undefined` (a followed task whose tool is not known):
+   * decoded only.
+   */
+  readonly decodeResult: (
+    tool: string | undefined
+  ) => (raw: unknown) => Effect.Effect<CallToolResult, ProtocolError | StructuredContentInvalid>
   readonly listTools: (options?: CallOptions) => Effect.Effect<ListedTools, ListToolsError>
 }
 
@@ -79,15 +99,18 @@ export const make = (context: Context): Calls => {
       : Math.min(millis(options.timeout, DEFAULT_REQUEST_TIMEOUT_MS), context.requestTimeoutMs)
 
   const request = (method: string, params?: unknown, options?: FeatureOptions) =>
-    Progress.run(options, (hooks) => {
-      const settings = {
-        timeoutMs: timeoutOf(options),
-        cancellable: true,
-        progress: hooks,
-        inputRequired: options?.inputRequired
-      }
-      return context.era().request(method, params, settings)
-    })
+    context.urlElicitations(
+      method,
+      Progress.run(options, (hooks) => {
+        const settings = {
+          timeoutMs: timeoutOf(options),
+          cancellable: true,
+          progress: hooks,
+          inputRequired: options?.inputRequired
+        }
+        return context.era().request(method, params, settings)
+      })
+    )
 
   /** Runs `use` with the session once ready; `starting` says why not while the first handshake runs. */
   const whenReady = <A, E, E2, R = never>(
@@ -118,10 +141,14 @@ export const make = (context: Context): Calls => {
       }
     })
 
-  const toCallResult = (raw: unknown): Effect.Effect<CallToolResult, ProtocolError> => {
+  /** The raw result decoded, then checked against the tool's outputSchema (`OutputSchemas`): one step per call. */
+  const toCallResult = (name: string | undefined) =>
+  (
+    raw: unknown
+  ): Effect.Effect<CallToolResult, ProtocolError | StructuredContentInvalid> => {
     const decoded = decodeCallResult(raw)
     return Exit.isSuccess(decoded)
-      ? Effect.succeed(decoded.value)
+      ? name === undefined ? Effect.succeed(decoded.value) : context.outputSchemas.check(name, decoded.value)
       : Effect.fail(new ProtocolError({ server, method: "tools/call", detail: scrub(schemaDetail(decoded.cause)) }))
   }
 
@@ -154,7 +181,7 @@ export const make = (context: Context): Calls => {
               context.onListed?.(collected.tools)
               return { tools: collected.tools, instructions: session.instructions, skipped: collected.skipped, pages }
             }))
-          }))
+          })).pipe(Effect.tap((list) => Effect.sync(() => context.outputSchemas.listed(list.tools))))
     ).pipe(Effect.withSpan("McpClient.listTools"))
 
   return { timeoutOf, request, whenReady, decodeResult: toCallResult, listTools }

@@ -23,6 +23,7 @@ import type { ServerNotification } from "../Protocol.ts"
 import type { LoggingMessage } from "../ProtocolFeatures.ts"
 import type { Frame } from "../wire/Transport.ts"
 import type * as Settings from "./Config.ts"
+import type { Completions } from "./ElicitationCompletions.ts"
 import type * as Listen from "./Listen.ts"
 import * as Logging from "./Logging.ts"
 import * as Progress from "./Progress.ts"
@@ -41,6 +42,8 @@ export interface Config {
   readonly listener: Listen.Listener
   /** Hands each `notifications/tasks/status` to the task that waits for it. */
   readonly tasks: TaskRouter.TaskRouter
+  /** Where `notifications/elicitation/complete` goes (to the URL-mode handler that waits for it). */
+  readonly completions: Completions
   /** Sends an answer to a server request. */
   readonly send: (frame: Frame) => void
   /** A skipped message worth a warning. */
@@ -101,6 +104,7 @@ export const make = Effect.fnUntraced(function*(config: Config) {
       config.lists.observe(notification.method)
       config.listener.observe(notification)
       config.tasks.observe(notification)
+      config.completions.observe(notification)
       publisher.publish(notification)
     },
     send: config.send,

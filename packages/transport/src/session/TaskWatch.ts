@@ -26,7 +26,7 @@ import * as Schedule from "effect/Schedule"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as ErrorKind from "../ErrorKind.ts"
-import type { ProtocolError } from "../McpError.ts"
+import type { ProtocolError, StructuredContentInvalid } from "../McpError.ts"
 import type { CallToolResult } from "../Protocol.ts"
 import { isUnknownTask, TaskLost } from "../TaskError.ts"
 import type { TaskCancelled } from "../TaskError.ts"
@@ -50,8 +50,8 @@ export const DEFAULT_CAP: Schedule.Schedule<unknown, unknown> = Schedule.spaced(
 /** Failed polls in a row that a task survives (each one retried at the next poll). */
 export const MAX_POLL_FAILURES = 3
 
-/** What a followed task can fail with. */
-export type WatchError = RequestError | TaskCancelled | TaskLost
+/** What a followed task can fail with (its result not matching the tool's `outputSchema`, too). */
+export type WatchError = RequestError | TaskCancelled | TaskLost | StructuredContentInvalid
 
 /** What a followed task needs of its session. */
 export interface Context {
@@ -70,8 +70,6 @@ export interface Context {
   /** Whether the server is remote (its tasks may outlive this connection). */
   readonly remote: () => boolean
   readonly polling: Polling
-  /** Decodes the call's result (a `CallToolResult`). */
-  readonly decodeResult: (raw: unknown) => Effect.Effect<CallToolResult, ProtocolError>
 }
 
 type Woken =
@@ -100,6 +98,11 @@ export const follow = Effect.fnUntraced(function*(
   context: Context,
   first: Observed,
   options: {
+    /**
+     * Decodes the task's result (a `CallToolResult`), checked against its tool's `outputSchema` as a plain call's
+     * result is, when the tool is known.
+     */
+    readonly decodeResult: (raw: unknown) => Effect.Effect<CallToolResult, ProtocolError | StructuredContentInvalid>
     readonly immediateResponse?: string | undefined
     readonly onStatus?: ((task: Task) => Effect.Effect<void>) | undefined
   }
@@ -149,7 +152,7 @@ export const follow = Effect.fnUntraced(function*(
     let polls = 0
     while (true) {
       const settled = yield* Effect.mapError(context.protocol().settle(context.send, latest, answered), classify)
-      if (settled._tag === "Result") return yield* context.decodeResult(settled.raw)
+      if (settled._tag === "Result") return yield* options.decodeResult(settled.raw)
       const stepped = yield* Effect.exit(step(yield* Clock.currentTimeMillis, polls))
       if (Exit.isSuccess(stepped)) capMs = Duration.toMillis(stepped.value[1])
       const wait = waitMillis(latest.task, context.polling.floorMs, capMs)

@@ -26,7 +26,9 @@ import type {
   InitializeError,
   PageCapExceeded,
   RepeatedCursor,
-  RequestError
+  RequestError,
+  StructuredContentInvalid,
+  UrlElicitationRequired
 } from "../McpError.ts"
 import { ErrIndexBuilding, NotReady, ProtocolError, RequestTimeout } from "../McpError.ts"
 import type { CallToolResult, ServerNotification, ServerSession } from "../Protocol.ts"
@@ -59,7 +61,7 @@ export interface TaskMethods {
   /**
    * The result of a task once it ends (2025-11-25: `tasks/result`, which waits for the end; 2026-07-28: polls
    * `tasks/get` until the end). Bounded by `options.timeout` (not capped by the client's `requestTimeout`), else
-   * unbounded.
+   * unbounded. Decoded only: a task id does not say which tool ran, so no `outputSchema` is checked here.
    */
   readonly taskResult: (
     taskId: string,
@@ -88,11 +90,12 @@ export interface TaskMethods {
   /**
    * A handle on a task the client did not start here (listed, or started by another client of the same server, as
    * the manager does for a remote server reconnected while a call waited). A server that does not know the task is
-   * `TaskLost`.
+   * `TaskLost`. With `tool` (the tool the task runs), its result is checked against that tool's `outputSchema` as a
+   * plain call's is; without it (`tasks/get` does not say which tool a task runs), the result is only decoded.
    */
   readonly followTask: (
     taskId: string,
-    options?: Pick<ToolCallOptions, "onTaskStatus" | "timeout">
+    options?: Pick<ToolCallOptions, "onTaskStatus" | "timeout"> & { readonly tool?: string | undefined }
   ) => Effect.Effect<TaskHandle<CallToolError>, TaskMethodError | TaskLost, Scope.Scope>
 }
 
@@ -109,8 +112,13 @@ export interface Context {
     options: FeatureOptions | undefined,
     use: (session: ServerSession, era: Era.Era) => Effect.Effect<A, E2, R>
   ) => Effect.Effect<A, E | E2 | InitializeError, R>
-  /** One request, ungated (deadline, progress). */
+  /** One request, ungated (deadline, progress; a `-32042` completed and retried once, `UrlElicitationRetry`). */
   readonly request: (method: string, params: unknown, options?: FeatureOptions) => Effect.Effect<unknown, RequestError>
+  /** The `-32042` retry (`UrlElicitationRetry`), for the one request that does not go through `request`. */
+  readonly urlElicitations: <A, E>(
+    method: string,
+    attempt: Effect.Effect<A, E>
+  ) => Effect.Effect<A, E | UrlElicitationRequired>
   /** The era the last handshake chose. */
   readonly era: () => Era.Era
   readonly router: TaskRouter.TaskRouter
@@ -123,8 +131,13 @@ export interface Context {
   readonly polling: TaskWatch.Polling
   /** Runs an effect in the session's background (a cancel that outlives its interrupted caller). */
   readonly background: (effect: Effect.Effect<void>) => void
-  /** Decodes a `tools/call` result. */
-  readonly decodeResult: (raw: unknown) => Effect.Effect<CallToolResult, ProtocolError>
+  /**
+   * Decodes a `tools/call` result of `tool`, checked against its `outputSchema` (`undefined`: not known, decoded
+   * only).
+   */
+  readonly decodeResult: (
+    tool: string | undefined
+  ) => (raw: unknown) => Effect.Effect<CallToolResult, ProtocolError | StructuredContentInvalid>
   /** A tool's `execution.taskSupport` from the last listing (`undefined`: not listed). */
   readonly support: (tool: string) => TaskSupport | undefined
   /** Lists the tools (once, when a call must know a tool's task support and none was listed yet). */
@@ -156,7 +169,8 @@ export const make = (context: Context) => {
       ? context.whenReady(
         () => new NotReady({ server, operation: method }),
         undefined,
-        (_session, era) => era.request(method, params, { timeoutMs: Infinity, cancellable: true })
+        (_session, era) =>
+          context.urlElicitations(method, era.request(method, params, { timeoutMs: Infinity, cancellable: true }))
       )
       : send(method, params, timeoutMs)
 
@@ -169,8 +183,7 @@ export const make = (context: Context) => {
     ended: context.ended,
     endedWhy: context.endedWhy,
     remote: context.remote,
-    polling: context.polling,
-    decodeResult: context.decodeResult
+    polling: context.polling
   }
 
   /** A typed task method: ready, the capability its era needs declared, then `use`. */
@@ -233,6 +246,7 @@ export const make = (context: Context) => {
 
   /** Waits for a task the call became, within the call's deadline; the deadline or an interruption cancels it. */
   const awaitTask = (
+    name: string,
     created: Extract<Created, { _tag: "Task" }>,
     options: ToolCallOptions | undefined,
     startedAt: number
@@ -243,6 +257,7 @@ export const make = (context: Context) => {
     const waited = Effect.scoped(Effect.uninterruptibleMask((restore) =>
       Effect.flatMap(
         TaskWatch.follow(watchContext, created.observed, {
+          decodeResult: context.decodeResult(name),
           immediateResponse: created.immediateResponse,
           onStatus: options?.onTaskStatus
         }),
@@ -277,8 +292,8 @@ export const make = (context: Context) => {
         const startedAt = context.now()
         return Effect.flatMap(send_(session, era, name, args, options), (created) =>
           created._tag === "Result"
-            ? context.decodeResult(created.raw)
-            : awaitTask(created, options, startedAt))
+            ? context.decodeResult(name)(created.raw)
+            : awaitTask(name, created, options, startedAt))
       }
     )
 
@@ -286,6 +301,7 @@ export const make = (context: Context) => {
   const followed = (
     protocol: TaskProtocol,
     taskId: string,
+    tool: string | undefined,
     onStatus: ((task: Task) => Effect.Effect<void>) | undefined
   ) =>
     protocol.get(send, taskId, undefined).pipe(
@@ -296,7 +312,9 @@ export const make = (context: Context) => {
             new TaskLost({ server, taskId, reason: `the server does not know it (${error.message})`, remote: false })
           )
       ),
-      Effect.flatMap((observed) => TaskWatch.follow(watchContext, observed, { onStatus }))
+      Effect.flatMap((observed) =>
+        TaskWatch.follow(watchContext, observed, { decodeResult: context.decodeResult(tool), onStatus })
+      )
     )
 
   const methods: TaskMethods = {
@@ -310,8 +328,9 @@ export const make = (context: Context) => {
       gated("tasks/result", options, (protocol) => {
         const timeoutMs = options?.timeout === undefined ? Infinity : millis(options.timeout, Infinity)
         const waited: Effect.Effect<CallToolResult, CallToolError> = Option.match(protocol.result, {
-          onSome: (result) => Effect.flatMap(result(unbounded, taskId), context.decodeResult),
-          onNone: () => Effect.scoped(Effect.flatMap(followed(protocol, taskId, undefined), (handle) => handle.result))
+          onSome: (result) => Effect.flatMap(result(unbounded, taskId), context.decodeResult(undefined)),
+          onNone: () =>
+            Effect.scoped(Effect.flatMap(followed(protocol, taskId, undefined, undefined), (handle) => handle.result))
         })
         return timeoutMs === Infinity ? waited : Effect.timeoutOrElse(waited, {
           duration: timeoutMs,
@@ -382,9 +401,10 @@ export const make = (context: Context) => {
             send_(session, era, name, args, options),
             (created): Effect.Effect<TaskTypes.Started<CallToolError>, CallToolError, Scope.Scope> =>
               created._tag === "Result"
-                ? Effect.map(context.decodeResult(created.raw), (result) => ({ _tag: "Result", result }))
+                ? Effect.map(context.decodeResult(name)(created.raw), (result) => ({ _tag: "Result", result }))
                 : Effect.map(
                   TaskWatch.follow(watchContext, created.observed, {
+                    decodeResult: context.decodeResult(name),
                     immediateResponse: created.immediateResponse,
                     onStatus: options?.onTaskStatus
                   }),
@@ -393,7 +413,7 @@ export const make = (context: Context) => {
           )
       ),
     followTask: (taskId, options) =>
-      gated("tasks/get", options, (protocol) => followed(protocol, taskId, options?.onTaskStatus))
+      gated("tasks/get", options, (protocol) => followed(protocol, taskId, options?.tool, options?.onTaskStatus))
   }
 
   return { methods, callTool }
