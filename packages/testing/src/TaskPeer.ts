@@ -46,6 +46,8 @@ export interface Options {
   readonly taskSupport?: "required" | "optional" | "forbidden" | "absent" | undefined
   /** The `tasks` capability it declares; `false`: none. Default `{ list, cancel, requests.tools.call }`. */
   readonly capability?: Readonly<Record<string, unknown>> | false | undefined
+  /** `job`'s `outputSchema`; absent: none. */
+  readonly outputSchema?: Readonly<Record<string, unknown>> | undefined
 }
 
 /**
@@ -177,6 +179,7 @@ export const make = (options: Options = {}): TaskPeer => {
     {
       name: "job",
       inputSchema: { type: "object" },
+      ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }),
       ...(options.taskSupport === "absent" ? {} : { execution: { taskSupport: options.taskSupport ?? "required" } })
     },
     { name: "plain", inputSchema: { type: "object" } }

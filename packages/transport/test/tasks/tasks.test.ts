@@ -234,6 +234,32 @@ describe("task-augmented tools/call (2025-11-25)", () => {
       assert.include(error.message, "upstream down")
     }))
 
+  it.effect("a task's final result is checked against the tool's outputSchema, as a plain call's (one-shot and handle)", () =>
+    Effect.gen(function*() {
+      const outputSchema = { type: "object", properties: { n: { type: "number" } }, required: ["n"] }
+      const { client, tasks } = yield* setup({ pollInterval: 1_000, outputSchema })
+      const done = (structuredContent: unknown) => ({
+        notify: true,
+        result: { content: [{ type: "text", text: "done" }], structuredContent }
+      })
+      const wrong = yield* Effect.forkChild(client.callTool("job", {}))
+      yield* tasks.move(yield* tasks.created(1), "completed", done({ n: "seven" }))
+      const error = failureOf(yield* Fiber.await(wrong))
+      assert.strictEqual(error._tag, "StructuredContentInvalid")
+      assert.strictEqual(error._tag === "StructuredContentInvalid" ? error.path : undefined, "/n")
+      const right = yield* Effect.forkChild(client.callTool("job", {}))
+      yield* tasks.move(yield* tasks.created(2), "completed", done({ n: 7 }))
+      assert.deepStrictEqual((yield* Fiber.join(right)).structuredContent, { n: 7 })
+      // The handle form checks its result too.
+      const started = yield* client.startTool("job", {})
+      assert.strictEqual(started._tag, "Task")
+      if (started._tag !== "Task") return
+      yield* tasks.move(yield* tasks.created(3), "completed", done({}))
+      const handled = failureOf(yield* Effect.exit(started.handle.result))
+      assert.strictEqual(handled._tag, "StructuredContentInvalid")
+      assert.strictEqual(methods(tasks, "tools/call").length, 3)
+    }))
+
   it.effect("a transient poll failure is polled again; more than 3 in a row end the wait with it", () =>
     withSleeps((sleeps, clocked) =>
       Effect.gen(function*() {
