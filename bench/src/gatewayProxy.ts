@@ -9,6 +9,8 @@
  *
  * - `stdio direct`: the client spawns `bench/servers/echo-server.mjs`;
  * - `stdio gateway`: the client spawns `mcp-fleet serve --prefix conditional`, which spawns the echo server;
+ * - `stdio relay`: the client spawns `bench/servers/relay-stdio.mjs`, a hand-written relay that only parses and
+ *   re-encodes each message (no Effect): the floor of any Node process in the middle, on this machine;
  * - `http direct`: the client posts to `bench/servers/echo-http.mjs` (the same echo over node:http);
  * - `http gateway → http`: to `mcp-fleet serve --http` in front of that HTTP echo server;
  * - `http gateway → stdio`, `mcp-proxy → stdio`, `supergateway → stdio` (its `--stateful` mode; the default
@@ -60,10 +62,13 @@ const CONCURRENCIES = arg("concurrencies", "1,64").split(",").map(Number)
  * cells run beside this tree's, in the same rounds, as `stdio-gateway-b`, `http-gateway-http-b`, `http-gateway-stdio-b`.
  */
 const CLI_B = arg("cli-b", "")
+/** `--call=ping`: `ping` instead of `tools/call echo` (a gateway answers it itself: the cost of its front alone). */
+const PING = arg("call", "echo") === "ping"
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 const cli = here("../../packages/cli/bin/mcp-fleet.mjs")
 const echoHttp = here("../servers/echo-http.mjs")
+const relayStdio = here("../servers/relay-stdio.mjs")
 const mcpProxy = here("../node_modules/mcp-proxy/dist/bin/mcp-proxy.mjs")
 const supergateway = here("../node_modules/supergateway/dist/index.js")
 
@@ -165,6 +170,14 @@ const targets: ReadonlyArray<Target> = [
     setup: async () => ({ client: { ...legacy, ...stdioEcho } })
   },
   {
+    id: "stdio-relay",
+    label: "stdio relay (relay-stdio.mjs: JSON.parse/stringify only) → stdio",
+    setup: async () => ({
+      client: { ...legacy, command: process.execPath, args: [relayStdio, process.execPath, echoServerPath] },
+      middle: () => childPid(relayStdio)!
+    })
+  },
+  {
     id: "http-direct",
     label: "http direct",
     setup: async () => {
@@ -241,6 +254,11 @@ const loop = (client: McpClient.McpClient, concurrency: number, until: number) =
     const worker = Effect.gen(function*() {
       while (performance.now() < until) {
         const started = performance.now()
+        if (PING) {
+          yield* client.ping()
+          latencies.push(performance.now() - started)
+          continue
+        }
         const result = yield* client.callTool("echo", { payload: PAYLOAD })
         latencies.push(performance.now() - started)
         const block = result.content[0]
@@ -329,16 +347,18 @@ const main = async () => {
   )
   console.log("")
   console.log(
-    "| target | c=1 calls/s | c=1 p50 µs | c=64 calls/s | c=64 p50 µs | c=64 p99 µs | middle CPU µs/call (c=64) | " +
-      "client CPU µs/call (c=64) |"
+    "| target | c=1 calls/s | c=1 p50 µs | middle CPU µs/call (c=1) | c=64 calls/s | c=64 p50 µs | c=64 p99 µs | " +
+      "middle CPU µs/call (c=64) | client CPU µs/call (c=64) |"
   )
-  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
   for (const target of active) {
     const s = (c: number, k: keyof Sample, d = 0) => fmt(summary(target.id, c, k), d)
     console.log(
-      `| ${target.label} | ${s(1, "callsPerSec")} | ${s(1, "p50Us")} | ${s(64, "callsPerSec")} | ${s(64, "p50Us")} | ${
-        s(64, "p99Us")
-      } | ${s(64, "middleCpuUsPerCall", 1)} | ${s(64, "clientCpuUsPerCall", 1)} |`
+      `| ${target.label} | ${s(1, "callsPerSec")} | ${s(1, "p50Us")} | ${s(1, "middleCpuUsPerCall", 1)} | ${
+        s(64, "callsPerSec")
+      } | ${s(64, "p50Us")} | ${s(64, "p99Us")} | ${s(64, "middleCpuUsPerCall", 1)} | ${
+        s(64, "clientCpuUsPerCall", 1)
+      } |`
     )
   }
   console.log("")
@@ -359,6 +379,7 @@ const main = async () => {
     against(`http-gateway-http${suffix}`, "http-direct", `http gateway → http${tag} vs http direct`)
     against(`http-gateway-stdio${suffix}`, "stdio-direct", `http gateway → stdio${tag} vs stdio direct`)
   }
+  against("stdio-relay", "stdio-direct", "stdio relay (the floor of a Node proxy) vs stdio direct")
   against("mcp-proxy", "stdio-direct", "mcp-proxy → stdio vs stdio direct")
   against("supergateway", "stdio-direct", "supergateway → stdio vs stdio direct")
 }
