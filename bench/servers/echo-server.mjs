@@ -9,6 +9,8 @@
 //   page-size=M      tools per tools/list page (default 100)
 //   stats-file=PATH  at exit, write one JSON line with its own CPU usage to PATH
 //   delay-init=MS    answer `initialize` only after MS milliseconds (a slow-starting server; default 0)
+//   output-schemas   every tool declares an `outputSchema` (as typed tools of 2025-06-18 and later do), and `echo`
+//                    answers with `structuredContent: { payload }` beside its text
 //
 // `tools/call` of `echo` with `{ payload: string }` answers `{ content: [{ type: "text", text: payload }] }`.
 // A `stats` request answers the same JSON that is printed at exit. At exit (stdin closed, SIGTERM or SIGINT)
@@ -22,7 +24,7 @@ import { writeFileSync } from "node:fs"
 const SUPPORTED_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
 const LATEST_VERSION = SUPPORTED_VERSIONS[0]
 
-const options = { tools: 1, pageSize: 100, statsFile: undefined, delayInitMs: 0 }
+const options = { tools: 1, pageSize: 100, statsFile: undefined, delayInitMs: 0, outputSchemas: false }
 for (const arg of process.argv.slice(2)) {
   const eq = arg.indexOf("=")
   const key = eq < 0 ? arg : arg.slice(0, eq)
@@ -31,6 +33,7 @@ for (const arg of process.argv.slice(2)) {
   else if (key === "page-size") options.pageSize = positiveInt(key, value)
   else if (key === "stats-file") options.statsFile = value
   else if (key === "delay-init") options.delayInitMs = positiveInt(key, value)
+  else if (key === "output-schemas" && value === "") options.outputSchemas = true
   else fatal(`unknown argument ${JSON.stringify(arg)}`)
 }
 
@@ -63,7 +66,23 @@ for (let i = 0; i < options.tools; i++) {
       },
       required: ["payload"]
     },
-    annotations: { readOnlyHint: true, openWorldHint: false }
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    ...(options.outputSchemas
+      ? {
+        outputSchema: i === 0
+          ? { type: "object", properties: { payload: { type: "string" } }, required: ["payload"] }
+          : {
+            type: "object",
+            properties: {
+              status: { type: "string", enum: ["ok", "partial", "failed"] },
+              items: { type: "array", items: { type: "object", properties: { id: { type: "integer" } } } },
+              elapsedMs: { type: "number", minimum: 0 }
+            },
+            required: ["status"],
+            additionalProperties: false
+          }
+      }
+      : {})
   })
 }
 
@@ -125,9 +144,12 @@ function handle(line) {
       if (typeof payload !== "string") {
         return result(id, { content: [{ type: "text", text: "payload must be a string" }], isError: true })
       }
-      return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":${
-        JSON.stringify(payload)
-      }}]}}\n`
+      const text = JSON.stringify(payload)
+      return options.outputSchemas
+        ? `{"jsonrpc":"2.0","id":${
+          JSON.stringify(id)
+        },"result":{"content":[{"type":"text","text":${text}}],"structuredContent":{"payload":${text}}}}\n`
+        : `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":${text}}]}}\n`
     }
     case "tools/list": {
       lists++

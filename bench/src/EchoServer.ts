@@ -41,12 +41,15 @@ export const echoLaunch = (options: {
   readonly statsFile?: string
   /** Answer `initialize` only after this many milliseconds. */
   readonly delayInitMs?: number
+  /** Every tool declares an `outputSchema`, and `echo` answers with `structuredContent` too. */
+  readonly outputSchemas?: boolean
 }): ServerLaunch => {
   const args = [echoServerPath]
   if (options.tools !== undefined) args.push(`tools=${options.tools}`)
   if (options.pageSize !== undefined) args.push(`page-size=${options.pageSize}`)
   if (options.statsFile !== undefined) args.push(`stats-file=${options.statsFile}`)
   if (options.delayInitMs !== undefined && options.delayInitMs > 0) args.push(`delay-init=${options.delayInitMs}`)
+  if (options.outputSchemas === true) args.push("output-schemas")
   return { command: process.execPath, args }
 }
 

@@ -8,7 +8,9 @@
  *
  * A directory argument is a folder holding a transport `src/` (its `effect` import must resolve to the same copy
  * as this package's); `raw`, `raw-detached`, `sdk`… name registered clients. `raw` is always the first column.
- * Cells: `c1` / `c64` (64 B calls), `c1k` / `c64k` (64 KiB calls), `list` (the 2,000-tool scan). Prints, per
+ * Cells: `c1` / `c64` (64 B calls), `c1k` / `c64k` (64 KiB calls), `c64s` (64 B calls at c=64 to an `echo` that
+ * declares an `outputSchema` and answers `structuredContent`, after one listing: what checking it costs per call),
+ * `list` (the 2,000-tool scan, each tool with an `outputSchema`, as the `list-2000` cell). Prints, per
  * client, the median same-round ratio to raw (min–max) and the median client CPU per call or per scan.
  * `lifecycle`: per round, 10 cycles of start → one call → close → server pid gone; prints startup (spawn →
  * initialized) and shutdown (close → pid gone) as same-round time ratios to raw (below 1 = faster than raw), with
@@ -36,7 +38,7 @@ const arg = (name: string, fallback: string): string => {
 
 const measure = async (adapter: ClientAdapter, cell: string, ms: number): Promise<{ rate: number; cpu: number }> => {
   if (cell === "list") {
-    const session = await adapter.start(echoLaunch({ tools: 2_000, pageSize: 100 }))
+    const session = await adapter.start(echoLaunch({ tools: 2_000, pageSize: 100, outputSchemas: true }))
     try {
       await session.listAll()
       let scans = 0
@@ -54,8 +56,11 @@ const measure = async (adapter: ClientAdapter, cell: string, ms: number): Promis
   }
   const concurrency = cell === "c1" || cell === "c1k" ? 1 : 64
   const payload = "x".repeat(cell.endsWith("k") ? 64 * 1024 : 64)
-  const session = await adapter.start(echoLaunch({}))
+  const typed = cell === "c64s"
+  const session = await adapter.start(echoLaunch(typed ? { outputSchemas: true } : {}))
   try {
+    // A typed client checks results against the schemas of its latest listing: list once first.
+    if (typed) await session.listAll()
     await callLoop(session, payload, concurrency, performance.now() + 200)
     const cpu0 = process.cpuUsage()
     const t0 = performance.now()
@@ -172,7 +177,7 @@ const main = async () => {
   const cell = arg("cell", "c64")
   const rounds = Number(arg("rounds", "6"))
   const ms = Number(arg("ms", "1000"))
-  if (!["c1", "c64", "c1k", "c64k", "list", "lifecycle", "cold"].includes(cell)) {
+  if (!["c1", "c64", "c1k", "c64k", "c64s", "list", "lifecycle", "cold"].includes(cell)) {
     throw new Error(`unknown --cell=${cell}`)
   }
   const names = ["raw", ...process.argv.slice(2).filter((a) => !a.startsWith("--") && a !== "raw")]

@@ -3,6 +3,10 @@
  *
  *   node --cpu-prof --cpu-prof-dir=/tmp/prof src/profileDriver.ts --client=fleet --concurrency=64 --bytes=64 --ms=3000
  *   node --cpu-prof --cpu-prof-dir=/tmp/prof src/profileDriver.ts --client=fleet --scan --ms=3000
+ *   node --cpu-prof --cpu-prof-dir=/tmp/prof src/profileDriver.ts --client=fleet --typed --ms=3000
+ *
+ * `--typed`: every tool declares an `outputSchema` and `echo` answers `structuredContent` (the `c64s` and `list-2000`
+ * shape); the calls follow one listing, so the client checks them.
  *
  * @since 0.0.0
  */
@@ -20,7 +24,11 @@ const entry = clientEntries.find((e) => e.id === clientId)
 if (entry === undefined) throw new Error(`unknown client ${clientId}`)
 const adapter = await entry.load()
 const scan = process.argv.includes("--scan")
-const session = await adapter.start(echoLaunch(scan ? { tools: 2000, pageSize: 100 } : {}))
+const typed = process.argv.includes("--typed")
+const session = await adapter.start(
+  echoLaunch({ ...(scan ? { tools: 2000, pageSize: 100 } : {}), ...(typed ? { outputSchemas: true } : {}) })
+)
+if (typed) await session.listAll()
 const ms = Number(arg("ms", "3000"))
 if (scan) {
   let scans = 0

@@ -1,5 +1,6 @@
 /**
- * The tools/list scan cell: follow pagination over 2,000 tools in 20 pages, again and again.
+ * The tools/list scan cell: follow pagination over 2,000 tools (each with an `outputSchema`) in 20 pages, again and
+ * again.
  *
  * @since 0.0.0
  */
@@ -31,7 +32,7 @@ const scanUntil = async (session: ClientSession, until: number): Promise<Array<n
  */
 export const listScanCell: Cell = {
   id: "list-2000",
-  title: `tools/list full scan, ${TOOLS} tools over ${TOOLS / PAGE_SIZE} pages`,
+  title: `tools/list full scan, ${TOOLS} tools (each with an outputSchema) over ${TOOLS / PAGE_SIZE} pages`,
   once: false,
   metrics: [
     { key: "scansPerSec", label: "scans/s", digits: 1, ratio: true },
@@ -40,7 +41,9 @@ export const listScanCell: Cell = {
   ],
   run: async (adapter: ClientAdapter, context: CellContext): Promise<Measurement> => {
     const { config } = context
-    const session = await adapter.start(echoLaunch({ tools: TOOLS, pageSize: PAGE_SIZE }))
+    // Each tool declares an outputSchema, as typed tools do: what a client does with them at listing time (the SDK
+    // compiles a validator per tool; mcp-fleet compiles on a tool's first call) is part of the scan's cost.
+    const session = await adapter.start(echoLaunch({ tools: TOOLS, pageSize: PAGE_SIZE, outputSchemas: true }))
     let times: Array<number>
     let elapsedMs: number
     let cpuMicros: number

@@ -26,6 +26,8 @@ export * as DemoFleet from "./DemoFleet.ts"
 export * as DurationText from "./DurationText.ts"
 /** @since 0.2.0 */
 export * as ElicitationPrompt from "./ElicitationPrompt.ts"
+/** @since 0.5.0 */
+export * as SamplingPrompt from "./SamplingPrompt.ts"
 /** @since 0.1.0 */
 export * as ExitCode from "./ExitCode.ts"
 /** @since 0.1.0 */

@@ -6,33 +6,10 @@ import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { ElicitationPrompt } from "@mcp-fleet/cli"
 import type { Elicitation } from "@mcp-fleet/transport"
-import { Effect, Option, Queue, Terminal } from "effect"
+import { Effect, Terminal } from "effect"
 import { TerminalCapabilities } from "effect/cli"
 import { TestConsole } from "effect/testing"
-
-const key = (name: string, input?: string): Terminal.UserInput => ({
-  input: Option.fromUndefinedOr(input),
-  key: { name, ctrl: false, meta: false, shift: false }
-})
-const enter = key("return")
-const typed = (text: string) => [...text].map((c) => key(c, c))
-
-/** A terminal whose keyboard is `keys`, and whose screen is `shown`. */
-const scripted = (keys: ReadonlyArray<Terminal.UserInput>) =>
-  Effect.gen(function*() {
-    const input = yield* Queue.unbounded<Terminal.UserInput, never>()
-    yield* Queue.offerAll(input, keys)
-    const shown: Array<string> = []
-    const terminal = Terminal.make({
-      columns: Effect.succeed(80),
-      rows: Effect.succeed(24),
-      size: Effect.never,
-      readInput: Effect.succeed(input),
-      readLine: Effect.never,
-      display: (text) => Effect.sync(() => void shown.push(text))
-    })
-    return { terminal, shown }
-  })
+import { enter, key, scripted, typed } from "./ScriptedTerminal.ts"
 
 const form: Elicitation.FormRequest = {
   _tag: "Form",

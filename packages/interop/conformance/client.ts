@@ -9,9 +9,15 @@
  * The auth extension scenarios (`auth/client-credentials-*`, `auth/wif-jwt-bearer`,
  * `auth/enterprise-managed-authorization`, `auth/dpop*`) run the same client with the `McpAuth` of `auth.ts` in its
  * environment: the HTTP transport then authorizes as a host's would.
+ *
+ * The SEP-2640 skills scenarios (`sep-2640-client-*`) list the server's skills; `no-prefetch` stops there (a listing
+ * must read no file), and the `verify-*` ones load every listed skill and, when a load succeeds, read each of its
+ * files, as a host acting on the skill would: a client that did not verify `SKILL.md` would go on to read the
+ * supporting file, which is what those scenarios catch. A skill refused by verification is reported on stderr and is
+ * not an error of the client (it did what the extension asks).
  */
 import { NodeHttpClient, NodeRuntime } from "@effect/platform-node"
-import { Elicitation, McpClient } from "@mcp-fleet/transport"
+import { Elicitation, McpClient, Skills } from "@mcp-fleet/transport"
 import type { Tool } from "@mcp-fleet/transport"
 import { Effect, Layer } from "effect"
 import { forScenario } from "./auth.ts"
@@ -118,6 +124,26 @@ const play = (client: McpClient.McpClient) =>
       case "http-invalid-tool-headers": {
         // Tools with invalid x-mcp-header annotations are not listed; every listed one is called.
         for (const tool of tools) yield* client.callTool(tool.name, { region: "us-west1" })
+        return
+      }
+      case "sep-2640-client-no-prefetch":
+        // Discovery only: the listing must read no skill file.
+        yield* client.listSkills()
+        return
+      case "sep-2640-client-verify-digest":
+      case "sep-2640-client-verify-size":
+      case "sep-2640-client-verify-frontmatter": {
+        const { skills } = yield* client.listSkills()
+        for (const skill of skills) {
+          const files = skill.resources === "dynamic" ? [] : skill.resources.filter((file) => file.uri !== skill.uri)
+          yield* client.loadSkill(skill).pipe(
+            Effect.flatMap((loaded) => Effect.forEach(files, (file) => loaded.read(file.uri), { discard: true })),
+            Effect.catchIf(
+              (error): error is Skills.SkillVerificationFailed => error instanceof Skills.SkillVerificationFailed,
+              (error) => Effect.sync(() => process.stderr.write(`skill refused: ${error.message}\n`))
+            )
+          )
+        }
         return
       }
       case "elicitation-sep1034-client-defaults": {

@@ -251,7 +251,9 @@ describe("the scale test", { timeout: 300_000 }, () => {
       // before it answered (its headers not yet sent). Not a timeout: no call waits out its deadline.
       const connectionError =
         /fetch failed|ConnectionFailed|StreamEnded|the replica serving the call went away|CONNECTION_CLOSED|502 Bad Gateway/
-      const badTypes = failed.filter((e) => e.outcome._tag === "Failed" && !connectionError.test(e.outcome.type))
+      const badTypes = failed.filter((e) =>
+        e.outcome._tag === "Failed" && !connectionError.test(`${e.outcome.type} ${e.outcome.detail}`)
+      )
       assert.deepStrictEqual(badTypes.map((e) => `${e.host} ${e.tool} ${when(e)}: ${JSON.stringify(e.outcome)}`), [])
       const longest = Math.max(...log.map((e) => e.end - e.start))
       assert.isBelow(longest, Hosts.DEADLINE_MS / 2, "no call came near its deadline")

@@ -7,8 +7,8 @@
 import { NodeHttpClient, NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { SamplingModel } from "@mcp-fleet/ai"
-import { McpClient, Roots } from "@mcp-fleet/transport"
-import type { ClientHandlers, Elicitation } from "@mcp-fleet/transport"
+import { Elicitation, McpClient, McpError, Roots } from "@mcp-fleet/transport"
+import type { ClientHandlers } from "@mcp-fleet/transport"
 import { Effect, Fiber, Layer, Option, Stream } from "effect"
 import { LanguageModel } from "effect/ai"
 import * as HttpPeers from "../src/HttpPeers.ts"
@@ -109,6 +109,37 @@ for (const wire of ["stdio", "http"] as const) {
           titledMultipleSelectEnum: ["fish-1"],
           legacyTitledEnum: "pet-1"
         })
+      }).pipe(Effect.scoped, Effect.provide(layer)))
+
+    it.live("trigger-url-elicitation's -32042: the URL handler completes the prerequisite, the call is retried once", () =>
+      Effect.gen(function*() {
+        const urls: Array<Elicitation.UrlRequest> = []
+        const elicitation: Elicitation.Service = {
+          url: (request) => Effect.sync(() => urls.push(request)).pipe(Effect.as({ action: "accept" as const }))
+        }
+        const client = yield* connect(wire, { elicitation })
+        const args = { url: "https://example.com/consent", errorPath: true, elicitationId: `fleet-${wire}` }
+        const text = texts(yield* client.callTool("trigger-url-elicitation", args)).join("\n")
+        assert.include(text, "User completed the URL elicitation flow")
+        // The -32042's prerequisite first (another URL, the server's own id), then the retried call's own request.
+        assert.deepStrictEqual(urls.map((r) => r.url), [
+          "https://modelcontextprotocol.io",
+          "https://example.com/consent"
+        ])
+        assert.strictEqual(urls[1]?.elicitationId, `fleet-${wire}`)
+        assert.strictEqual(client.stats().requests["tools/call"], 2)
+      }).pipe(Effect.scoped, Effect.provide(layer)))
+
+    it.live("trigger-url-elicitation's -32042, declined: UrlElicitationRequired carrying the prerequisite", () =>
+      Effect.gen(function*() {
+        const client = yield* connect(wire, { elicitation: Elicitation.declineAll })
+        const args = { url: "https://example.com/consent", errorPath: true, elicitationId: `fleet-declined-${wire}` }
+        const error = yield* Effect.flip(client.callTool("trigger-url-elicitation", args))
+        assert.instanceOf(error, McpError.UrlElicitationRequired)
+        if (!(error instanceof McpError.UrlElicitationRequired)) return
+        assert.strictEqual(error.outcome, "declined")
+        assert.deepStrictEqual(error.elicitations.map((e) => e.url), ["https://modelcontextprotocol.io"])
+        assert.strictEqual(client.stats().requests["tools/call"], 1)
       }).pipe(Effect.scoped, Effect.provide(layer)))
 
     it.live("roots/list is answered, and a change of roots is observed by the server (it asks again)", () =>

@@ -45,7 +45,8 @@ export interface HandlerStats {
 
 /**
  * The capabilities to declare: the explicit ones as given, then one entry per handler present (`roots` with
- * `listChanged`, `sampling`, `elicitation` with the modes that have a handler).
+ * `listChanged`, `sampling` with `tools` and `context` when its handler takes them, `elicitation` with the modes that
+ * have a handler).
  *
  * @since 0.2.0
  * @category capabilities
@@ -62,7 +63,14 @@ export const capabilities = (
   return {
     ...explicit,
     ...(roots !== undefined ? { roots: { listChanged: true } } : {}),
-    ...(sampling !== undefined ? { sampling: {} } : {}),
+    ...(sampling !== undefined
+      ? {
+        sampling: {
+          ...(sampling.tools === true ? { tools: {} } : {}),
+          ...(sampling.context !== undefined ? { context: {} } : {})
+        }
+      }
+      : {}),
     ...(Object.keys(modes).length > 0 ? { elicitation: modes } : {})
   }
 }

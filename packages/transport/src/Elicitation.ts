@@ -25,6 +25,7 @@
 import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 
 /**
  * One answered field: a string, a number, a boolean, or the chosen options of a multi-select.
@@ -82,10 +83,38 @@ export interface UrlRequest {
   readonly message: string
   readonly elicitationId: string
   readonly url: string
+  /**
+   * Completes when the server sends `notifications/elicitation/complete` for `elicitationId` (servers MAY send it
+   * once the out-of-band interaction is done); never, if it does not. A handler that wants the server's word before
+   * it answers waits on it, beside its own way for the user to say they are done (the spec asks for one: the
+   * notification may never come). The client always sets it.
+   */
+  readonly completion?: Effect.Effect<void> | undefined
 }
 
 /**
- * The user's answer. `accept` carries the form's content (URL mode: none, it means "I opened it").
+ * One URL-mode elicitation a server requires before a request can proceed (`data.elicitations` of a `-32042` error,
+ * `McpError.UrlElicitationRequired`).
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export const RequiredElicitation = Schema.Struct({
+  mode: Schema.Literal("url"),
+  elicitationId: Schema.String,
+  url: Schema.String,
+  message: Schema.String
+})
+
+/**
+ * @since 0.5.0
+ * @category schemas
+ */
+export type RequiredElicitation = typeof RequiredElicitation.Type
+
+/**
+ * The user's answer. `accept` carries the form's content (URL mode: none; it means the user consented and opened the
+ * URL, and for a URL a `-32042` error required, that the request may be sent again).
  *
  * @since 0.2.0
  * @category models

@@ -30,6 +30,12 @@ export interface SharedOptions {
   /** Client capabilities declared in `initialize`. Default `{}` (none). */
   readonly capabilities?: Readonly<Record<string, unknown>> | undefined
   /**
+   * The extensions the client supports (2025-11-25's `capabilities.extensions`), by identifier
+   * (`vendor-prefix/extension-name`) with each one's settings (`{}` for none): declared in `initialize` (and in
+   * `_meta` of modern requests) beside any `extensions` of `capabilities`; a setting given here wins. Default none.
+   */
+  readonly extensions?: Extensions | undefined
+  /**
    * What answers the server's `roots/list`, `elicitation/create` and `sampling/createMessage`; each one present is
    * declared in `capabilities`. A missing one is taken from the `Roots`, `Elicitation` or `Sampling` service when
    * the program provides it. Default: none.
@@ -60,6 +66,38 @@ export interface SharedOptions {
   readonly protocol?: ProtocolChoice | undefined
   /** Deadline of the `server/discover` probe under `auto` (a server that ignores it costs this). Default 5 seconds. */
   readonly probeTimeout?: Duration.Input | undefined
+  /**
+   * Check every tool result's `structuredContent` against the tool's `outputSchema` (from the latest tool list):
+   * a mismatch, or a missing `structuredContent`, fails the call with `StructuredContentInvalid` (with the JSON
+   * Pointer of the mismatch). Default `true`, as the official SDK does; `false` returns results unchecked.
+   */
+  readonly validateStructuredContent?: boolean | undefined
+}
+
+/**
+ * Extensions a client declares, by identifier, with their settings.
+ *
+ * @since 0.5.0
+ * @category options
+ */
+export type Extensions = Readonly<Record<string, Readonly<Record<string, unknown>>>>
+
+/**
+ * The capabilities to declare: `capabilities` as given, with `extensions` added to its own `extensions` (a setting
+ * given in `extensions` wins; none given: `capabilities` unchanged).
+ *
+ * @since 0.5.0
+ * @category defaults
+ */
+export const declared = (
+  capabilities: Readonly<Record<string, unknown>> | undefined,
+  extensions: Extensions | undefined
+): Readonly<Record<string, unknown>> => {
+  const given = capabilities ?? {}
+  if (extensions === undefined || Object.keys(extensions).length === 0) return given
+  const existing = given["extensions"]
+  const before = typeof existing === "object" && existing !== null && !Array.isArray(existing) ? existing : {}
+  return { ...given, extensions: { ...before, ...extensions } }
 }
 
 /**
@@ -122,6 +160,7 @@ export interface ResolvedOptions {
   readonly killGraceMs: number
   readonly protocol: ProtocolChoice
   readonly probeTimeoutMs: number
+  readonly validateStructuredContent: boolean
   /** The values of `Redacted` env entries: removed from whatever server text goes into errors and logs. */
   readonly secrets: ReadonlyArray<string>
 }
@@ -181,6 +220,7 @@ export interface ResolvedRemote {
   readonly closeTimeoutMs: number
   readonly protocol: ProtocolChoice
   readonly probeTimeoutMs: number
+  readonly validateStructuredContent: boolean
   readonly logLevel: string | undefined
   readonly sessionRenewal: Schedule.Schedule<unknown, unknown> | undefined
   /** The values of `Redacted` headers (and a bearer's token alone) and the URL's password. */
@@ -248,7 +288,7 @@ export const resolve = (options: McpClientOptions): ResolvedOptions => {
     name,
     requestTimeoutMs: requestTimeoutMillis(options.requestTimeout),
     clientInfo: options.clientInfo ?? CLIENT_INFO,
-    capabilities: options.capabilities ?? {},
+    capabilities: declared(options.capabilities, options.extensions),
     maxMessageBytes: positive(options.maxMessageBytes, MAX_MESSAGE_BYTES),
     maxInFlight: positive(options.maxInFlight, 1024),
     maxPages: positive(options.maxPages, 20),
@@ -260,6 +300,7 @@ export const resolve = (options: McpClientOptions): ResolvedOptions => {
     killGraceMs: millis(options.killGrace, 2_000),
     protocol: options.protocol ?? "auto",
     probeTimeoutMs: millis(options.probeTimeout, PROBE_TIMEOUT_MS),
+    validateStructuredContent: options.validateStructuredContent ?? true,
     // Every `Redacted` env value is replaced with `<redacted>` in whatever the client derives from server output.
     secrets: Object.values(env).flatMap((v) => (Redacted.isRedacted(v) ? [Redacted.value(v)] : []))
   }
@@ -328,7 +369,7 @@ export const resolveRemote = (options: RemoteOptions): Effect.Effect<ResolvedRem
       requestTimeoutMs,
       initializeTimeoutMs: requestTimeoutMs,
       clientInfo: options.clientInfo ?? CLIENT_INFO,
-      capabilities: options.capabilities ?? {},
+      capabilities: declared(options.capabilities, options.extensions),
       maxMessageBytes: positive(options.maxMessageBytes, MAX_MESSAGE_BYTES),
       maxInFlight: positive(options.maxInFlight, 1024),
       maxPages: positive(options.maxPages, 20),
@@ -338,6 +379,7 @@ export const resolveRemote = (options: RemoteOptions): Effect.Effect<ResolvedRem
       // Legacy HTTP+SSE (2024-11-05) has no modern era to probe for.
       protocol: options.protocol ?? (mode === "sse" ? "legacy" : "auto"),
       probeTimeoutMs: millis(options.probeTimeout, PROBE_TIMEOUT_MS),
+      validateStructuredContent: options.validateStructuredContent ?? true,
       logLevel: options.logLevel,
       sessionRenewal: options.sessionRenewal,
       secrets

@@ -7,6 +7,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import { RequiredElicitation } from "./Elicitation.ts"
 import type { EraError } from "./EraError.ts"
 import * as ErrorKind from "./ErrorKind.ts"
 import type { HttpError, InvalidUrl } from "./HttpError.ts"
@@ -138,6 +139,56 @@ const withoutOwnCode = (code: number, text: string): string => {
   return prefix !== null && Number(prefix[1]) === code && prefix[0].length < text.length
     ? text.slice(prefix[0].length)
     : text
+}
+
+/**
+ * Why a request that needed URL elicitations (`-32042`) failed: the client has no URL-mode handler (`unhandled`),
+ * the user declined or cancelled one, the handler failed or timed out, or the server asked again after the client had
+ * completed them and retried once (`repeated`).
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export type UrlElicitationOutcome = "unhandled" | "declined" | "cancelled" | "failed" | "repeated"
+
+const OUTCOMES: Readonly<Record<UrlElicitationOutcome, string>> = {
+  unhandled: "this client has no URL-mode elicitation handler",
+  declined: "the user declined",
+  cancelled: "the user cancelled",
+  failed: "the elicitation handler failed or did not answer in time",
+  repeated: "the server asked again after they were completed and the request retried once"
+}
+
+const hostOf = (url: string): string => URL.canParse(url) ? new URL(url).host : url
+
+/**
+ * The server answered `-32042` (URL elicitation required, 2025-11-25): the request can proceed only once the user has
+ * completed `elicitations` (each a URL to open, out of band). With a URL-mode elicitation handler the client hands
+ * each one to it and, once all are accepted, retries the request once; this error says why that did not happen or
+ * did not help (`outcome`).
+ *
+ * Its kind is the caller's, not `NeedsUser`: a URL elicitation concerns this one request (a third party's
+ * authorization, a payment), not the client's access to the server, which stays usable for every other call.
+ *
+ * @since 0.5.0
+ * @category errors
+ */
+export class UrlElicitationRequired extends Schema.TaggedError<UrlElicitationRequired>()("UrlElicitationRequired", {
+  server: Schema.String,
+  method: Schema.String,
+  elicitations: Schema.Array(RequiredElicitation),
+  outcome: Schema.Literals(["unhandled", "declined", "cancelled", "failed", "repeated"])
+}) {
+  /** The caller's: this request waits on the user's out-of-band action; the server itself is usable. */
+  get kind(): ErrorKind.CallerFault {
+    return ErrorKind.callerFault
+  }
+  override get message(): string {
+    const hosts = [...new Set(this.elicitations.map((e) => hostOf(e.url)))].join(", ")
+    return `MCP server "${this.server}" needs the user to complete ${this.elicitations.length} URL elicitation(s) (${
+      oneLine(hosts)
+    }) before ${this.method} can proceed: ${OUTCOMES[this.outcome]}.`
+  }
 }
 
 /**
@@ -343,6 +394,7 @@ export type RequestError =
   | ConnectionError
   | RequestTimeout
   | RemoteError
+  | UrlElicitationRequired
   | ProtocolError
   | MessageTooLarge
   | TooManyInFlight
@@ -372,7 +424,7 @@ export type ListToolsError = InitializeError | NotReady | PageCapExceeded | Repe
  * @since 0.1.0
  * @category errors
  */
-export type CallToolError = InitializeError | ErrIndexBuilding
+export type CallToolError = InitializeError | ErrIndexBuilding | StructuredContentInvalid
 
 /**
  * Every error of this package.
@@ -403,8 +455,9 @@ export class InvalidParams extends Schema.TaggedError<InvalidParams>()("InvalidP
 }
 
 /**
- * A typed call (`callTool(name, args, { schema })`) got a result whose `structuredContent` is absent or does not
- * decode with the caller's schema. The result itself was a success (`isError` results are returned, not decoded).
+ * A tool's result has `structuredContent` that cannot be trusted: absent or not matching the tool's `outputSchema`
+ * (checked by default, with `path`), or not decoding with the caller's schema (a typed call, `callTool(name, args,
+ * { schema })`). The result itself was a success (`isError` results are returned, never checked).
  *
  * @since 0.3.0
  * @category errors
@@ -414,7 +467,12 @@ export class StructuredContentInvalid extends Schema.TaggedError<StructuredConte
   {
     server: Schema.String,
     tool: Schema.String,
-    detail: Schema.String
+    detail: Schema.String,
+    /**
+     * Checked against the tool's `outputSchema`: where the first mismatch is, as a JSON Pointer into
+     * `structuredContent` (`""`: the whole value, or its absence). Absent for a typed call's own schema.
+     */
+    path: Schema.optionalKey(Schema.String)
   }
 ) {
   /** Permanent: the server's result does not have the shape the caller expects. */
@@ -422,9 +480,14 @@ export class StructuredContentInvalid extends Schema.TaggedError<StructuredConte
     return ErrorKind.serverFault
   }
   override get message(): string {
-    return `MCP server "${this.server}" answered tool "${this.tool}" with structuredContent that does not match the expected schema: ${
-      oneLine(this.detail)
-    }`
+    if (this.path === undefined) {
+      return `MCP server "${this.server}" answered tool "${this.tool}" with structuredContent that does not match the expected schema: ${
+        oneLine(this.detail)
+      }`
+    }
+    return `MCP server "${this.server}" answered tool "${this.tool}" with structuredContent that does not match the tool's outputSchema at ${
+      this.path === "" ? "its root" : oneLine(this.path)
+    }: ${oneLine(this.detail)}`
   }
 }
 

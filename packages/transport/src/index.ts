@@ -35,6 +35,8 @@ export * as Elicitation from "./Elicitation.ts"
 export * as Roots from "./Roots.ts"
 /** @since 0.2.0 */
 export * as Sampling from "./Sampling.ts"
+/** @since 0.5.0 */
+export * as Skills from "./Skills.ts"
 /** @since 0.3.0 */
 export * as TypedCall from "./TypedCall.ts"
 /** @since 0.3.0 */
@@ -45,6 +47,8 @@ export * as ProtocolFeatures from "./ProtocolFeatures.ts"
 export * as Features from "./session/Features.ts"
 /** @since 0.3.0 */
 export * as Resources from "./session/Resources.ts"
+/** @since 0.5.0 */
+export * as SkillMethods from "./session/SkillMethods.ts"
 /** @since 0.3.0 */
 export * as Progress from "./session/Progress.ts"
 /** @since 0.3.0 */

@@ -44,6 +44,7 @@ import * as ElicitationPrompt from "../ElicitationPrompt.ts"
 import * as ExitCode from "../ExitCode.ts"
 import * as FleetConfig from "../FleetConfig.ts"
 import * as OutputScrub from "../OutputScrub.ts"
+import * as SamplingPrompt from "../SamplingPrompt.ts"
 import { SEPARATOR } from "../ToolListing.ts"
 import * as Prelude from "./Prelude.ts"
 
@@ -114,6 +115,7 @@ export interface Input {
   readonly wait: Duration.Duration
   readonly verbose: boolean
   readonly elicitation: ElicitationPrompt.Mode
+  readonly sampling: SamplingPrompt.Mode
 }
 
 /**
@@ -186,10 +188,28 @@ export const command: Command.Command<
         "How to answer a server that asks for input during the call: ask (on a terminal; declined without one), accept-defaults (accept a form whose required fields all have defaults, decline the rest: for scripts) or decline."
       ),
       Flag.withDefault("ask")
+    ),
+    sampling: Flag.Literals("sampling", SamplingPrompt.MODES).pipe(
+      Flag.withDescription(
+        "How to answer a server that asks to sample a language model during the call: ask (on a terminal you type the model's answer; refused without one) or decline."
+      ),
+      Flag.withDefault("ask")
     )
   },
   Effect.fn("mcp-fleet call")(function*(
-    { args, config, elicitation: answering, json, output, server: target, timeout, tool, verbose, wait }
+    {
+      args,
+      config,
+      elicitation: answering,
+      json,
+      output,
+      sampling: sampler,
+      server: target,
+      timeout,
+      tool,
+      verbose,
+      wait
+    }
   ) {
     const toolArgs = yield* parseArguments(args)
     const loaded = yield* FleetConfig.load(config)
@@ -207,10 +227,12 @@ export const command: Command.Command<
     // A server that elicits during the call is answered as --elicitation says: by default on the terminal, or
     // refused when there is none.
     const elicitation = yield* ElicitationPrompt.forMode(answering)
+    // A server that samples during the call is answered as --sampling says: the user types the model's answer.
+    const sampling = yield* SamplingPrompt.forMode(sampler)
     const scrubbed = Console.consoleWith((inner) => Effect.succeed(OutputScrub.console(inner, () => redaction)))
     const settle = { _tag: "Server", server } as const
     yield* Prelude.run(
-      { file, verbose, wait, target: settle, handlers: { elicitation } },
+      { file, verbose, wait, target: settle, handlers: { elicitation, sampling } },
       (session) =>
         Effect.gen(function*() {
           const { manager } = session

@@ -136,6 +136,9 @@ interface Subscription {
 }
 
 const isRecord = Rpc.isRecord
+
+/** The JSON-RPC code of "URL elicitation required" (2025-11-25). */
+const URL_ELICITATION_REQUIRED = -32042
 const decodeCallResult = Schema.decodeUnknownExit(Protocol.CallToolResult)
 
 /** The `_meta` keys of the 2026-07-28 envelope, which are the host's and not forwarded as they are. */
@@ -452,10 +455,15 @@ export const make: (
 
   const isError = (text: string) => ({ content: [{ type: "text", text }], isError: true })
 
-  /** An upstream failure as the host is told: the server's own JSON-RPC error as it was, anything else explained. */
+  /**
+   * An upstream failure as the host is told: the server's own JSON-RPC error as it was (a `-32042` whose URL
+   * elicitations the gateway could not complete, with them, for the host to complete), anything else explained.
+   */
   const upstreamError = (server: string, error: { readonly message: string }) =>
     error instanceof McpError.RemoteError
       ? Rpc.error(error.code, error.remoteMessage, error.data)
+      : error instanceof McpError.UrlElicitationRequired
+      ? Rpc.error(URL_ELICITATION_REQUIRED, error.message, { elicitations: error.elicitations })
       : Rpc.error(Rpc.INTERNAL_ERROR, `${server}: ${error.message}`)
 
   /** The host's `_meta` as forwarded upstream: the envelope and the progress token are the gateway's to set. */

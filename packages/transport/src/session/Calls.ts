@@ -18,10 +18,17 @@ import { DEFAULT_REQUEST_TIMEOUT_MS, millis } from "../internal/Durations.ts"
 import * as ListCache from "../internal/ListCache.ts"
 import { schemaDetail } from "../internal/SchemaDetail.ts"
 import { ErrIndexBuilding, NotReady, ProtocolError, RequestTimeout } from "../McpError.ts"
-import type { CallToolError, InitializeError, ListToolsError, RequestError } from "../McpError.ts"
+import type {
+  CallToolError,
+  InitializeError,
+  ListToolsError,
+  RequestError,
+  UrlElicitationRequired
+} from "../McpError.ts"
 import type { CallToolResult, ServerSession } from "../Protocol.ts"
 import type { FeatureOptions } from "./Context.ts"
 import type * as Era from "./Era.ts"
+import type * as OutputSchemas from "./OutputSchemas.ts"
 import * as Progress from "./Progress.ts"
 import type { Readiness } from "./Readiness.ts"
 import type { CallOptions, ToolList as ListedTools } from "./Session.ts"
@@ -42,6 +49,13 @@ export interface Context {
   /** The tools list kept for its `ttlMs` (2026-07-28), read and filled at `now`. */
   readonly toolsCache: ListCache.ListCache<ListedTools>
   readonly now: () => number
+  /** Tool results checked against their tool's `outputSchema`. */
+  readonly outputSchemas: OutputSchemas.OutputSchemas
+  /** Completes the URL elicitations a `-32042` answer requires and sends the request again, once. */
+  readonly urlElicitations: <A, E>(
+    method: string,
+    attempt: Effect.Effect<A, E>
+  ) => Effect.Effect<A, E | UrlElicitationRequired>
 }
 
 /** The calls of one session. */
@@ -78,15 +92,18 @@ export const make = (context: Context): Calls => {
       : Math.min(millis(options.timeout, DEFAULT_REQUEST_TIMEOUT_MS), context.requestTimeoutMs)
 
   const request = (method: string, params?: unknown, options?: FeatureOptions) =>
-    Progress.run(options, (hooks) => {
-      const settings = {
-        timeoutMs: timeoutOf(options),
-        cancellable: true,
-        progress: hooks,
-        inputRequired: options?.inputRequired
-      }
-      return context.era().request(method, params, settings)
-    })
+    context.urlElicitations(
+      method,
+      Progress.run(options, (hooks) => {
+        const settings = {
+          timeoutMs: timeoutOf(options),
+          cancellable: true,
+          progress: hooks,
+          inputRequired: options?.inputRequired
+        }
+        return context.era().request(method, params, settings)
+      })
+    )
 
   /** Runs `use` with the session once ready; `starting` says why not while the first handshake runs. */
   const whenReady = <A, E, E2, R = never>(
@@ -117,10 +134,11 @@ export const make = (context: Context): Calls => {
       }
     })
 
-  const toCallResult = (raw: unknown): Effect.Effect<CallToolResult, ProtocolError> => {
+  /** The raw result decoded, then checked against the tool's outputSchema (`OutputSchemas`): one step per call. */
+  const toCallResult = (name: string) => (raw: unknown): Effect.Effect<CallToolResult, CallToolError> => {
     const decoded = decodeCallResult(raw)
     return Exit.isSuccess(decoded)
-      ? Effect.succeed(decoded.value)
+      ? context.outputSchemas.check(name, decoded.value)
       : Effect.fail(new ProtocolError({ server, method: "tools/call", detail: scrub(schemaDetail(decoded.cause)) }))
   }
 
@@ -135,7 +153,7 @@ export const make = (context: Context): Calls => {
     whenReady(
       () => new ErrIndexBuilding({ server, tool: name }),
       options,
-      () => Effect.flatMap(request("tools/call", { name, arguments: args ?? {} }, options), toCallResult)
+      () => Effect.flatMap(request("tools/call", { name, arguments: args ?? {} }, options), toCallResult(name))
     )
 
   const listTools = (options?: CallOptions): Effect.Effect<ListedTools, ListToolsError> =>
@@ -159,7 +177,7 @@ export const make = (context: Context): Calls => {
               refusing?.done()
               return { tools: collected.tools, instructions: session.instructions, skipped: collected.skipped, pages }
             }))
-          }))
+          })).pipe(Effect.tap((list) => Effect.sync(() => context.outputSchemas.listed(list.tools))))
     ).pipe(Effect.withSpan("McpClient.listTools"))
 
   return { timeoutOf, request, whenReady, callTool, listTools }

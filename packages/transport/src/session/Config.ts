@@ -40,6 +40,8 @@ export interface Config {
   readonly answerInput?: Mrtr.Answer | undefined
   /** Most `input_required` rounds per call. Default 8. */
   readonly maxInputRounds?: number | undefined
+  /** Check tool results' `structuredContent` against their tool's `outputSchema` (`OutputSchemas`). Default `true`. */
+  readonly validateStructuredContent?: boolean | undefined
   /** What answers the server's requests; their presence adds to the declared `capabilities`. */
   readonly handlers?: ClientHandlers | undefined
   /** How many `notifications/message` entries become log entries (default `Logging.DEFAULT_RATE_LIMIT`). */

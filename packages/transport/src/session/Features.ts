@@ -16,6 +16,7 @@ import { gated } from "./Context.ts"
 import type { CallEvent } from "./Progress.ts"
 import * as Prompts from "./Prompts.ts"
 import * as Resources from "./Resources.ts"
+import * as SkillMethods from "./SkillMethods.ts"
 
 export type { FeatureError, FeatureListError, FeatureOptions } from "./Context.ts"
 
@@ -33,7 +34,9 @@ export type ListKind = "tools" | "resources" | "prompts"
  * @since 0.3.0
  * @category models
  */
-export interface Features extends Resources.Resources, Prompts.Prompts, Completion.Completion {
+export interface Features
+  extends Resources.Resources, Prompts.Prompts, Completion.Completion, SkillMethods.SkillMethods
+{
   /** Sets the least severe level the server sends (`logging/setLevel`; needs the `logging` capability). */
   readonly setLogLevel: (level: LoggingLevel, options?: FeatureOptions) => Effect.Effect<void, FeatureError>
   /** The server's log entries that passed the rate limit, from the moment the stream runs. */
@@ -49,27 +52,31 @@ const LIST_CHANGED: Readonly<Record<string, ListKind>> = {
 }
 
 /** Builds the feature methods over `context`. */
-export const make = (context: Context): Features => ({
-  ...Resources.make(context),
-  ...Prompts.make(context),
-  ...Completion.make(context),
-  setLogLevel: (level, options) =>
-    gated(
-      context,
-      "setLogLevel",
-      "logging/setLevel",
-      "logging",
-      options,
-      () => Effect.asVoid(context.request("logging/setLevel", { level }, options))
-    ),
-  logMessages: context.logMessages,
-  listChanges: context.notifications.pipe(
-    Stream.filterMap((notification) => {
-      const kind = Object.hasOwn(LIST_CHANGED, notification.method) ? LIST_CHANGED[notification.method] : undefined
-      return kind === undefined ? Result.failVoid : Result.succeed(kind)
-    })
-  )
-})
+export const make = (context: Context): Features => {
+  const resources = Resources.make(context)
+  return {
+    ...resources,
+    ...SkillMethods.make(context, resources),
+    ...Prompts.make(context),
+    ...Completion.make(context),
+    setLogLevel: (level, options) =>
+      gated(
+        context,
+        "setLogLevel",
+        "logging/setLevel",
+        "logging",
+        options,
+        () => Effect.asVoid(context.request("logging/setLevel", { level }, options))
+      ),
+    logMessages: context.logMessages,
+    listChanges: context.notifications.pipe(
+      Stream.filterMap((notification) => {
+        const kind = Object.hasOwn(LIST_CHANGED, notification.method) ? LIST_CHANGED[notification.method] : undefined
+        return kind === undefined ? Result.failVoid : Result.succeed(kind)
+      })
+    )
+  }
+}
 
 /**
  * The feature methods of anything that has them (an adapter copies them from a session).
@@ -89,7 +96,10 @@ export const pick = (from: Features): Features => ({
   complete: from.complete,
   setLogLevel: from.setLogLevel,
   logMessages: from.logMessages,
-  listChanges: from.listChanges
+  listChanges: from.listChanges,
+  listSkills: from.listSkills,
+  getSkill: from.getSkill,
+  loadSkill: from.loadSkill
 })
 
 /**

@@ -22,6 +22,7 @@ import type { ServerNotification } from "../Protocol.ts"
 import type { LoggingMessage } from "../ProtocolFeatures.ts"
 import type { Frame } from "../wire/Transport.ts"
 import type * as Settings from "./Config.ts"
+import type { Completions } from "./ElicitationCompletions.ts"
 import type * as Listen from "./Listen.ts"
 import * as Logging from "./Logging.ts"
 import * as Progress from "./Progress.ts"
@@ -37,6 +38,8 @@ export interface Config {
   readonly pending: PendingTable
   readonly lists: ListCache.Group
   readonly listener: Listen.Listener
+  /** Where `notifications/elicitation/complete` goes (to the URL-mode handler that waits for it). */
+  readonly completions: Completions
   /** Sends an answer to a server request. */
   readonly send: (frame: Frame) => void
   /** A skipped message worth a warning. */
@@ -96,6 +99,7 @@ export const make = Effect.fnUntraced(function*(config: Config) {
       // The caches first: an acknowledgement resumes the listen's opener, whose next lists must be kept.
       config.lists.observe(notification.method)
       config.listener.observe(notification)
+      config.completions.observe(notification)
       publisher.publish(notification)
     },
     send: config.send,

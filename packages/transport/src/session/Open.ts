@@ -19,6 +19,7 @@ import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as ClientHandlers from "../ClientHandlers.ts"
 import * as JsonRpc from "../internal/JsonRpc.ts"
+import * as JsonSchemaCheck from "../internal/JsonSchemaCheck.ts"
 import * as ListCache from "../internal/ListCache.ts"
 import * as PendingTable from "../internal/PendingTable.ts"
 import * as Redactor from "../internal/Redactor.ts"
@@ -30,6 +31,7 @@ import type * as Transport from "../wire/Transport.ts"
 import * as Calls from "./Calls.ts"
 import type { Config } from "./Config.ts"
 import * as Counters from "./Counters.ts"
+import * as ElicitationCompletions from "./ElicitationCompletions.ts"
 import * as Era from "./Era.ts"
 import * as Features from "./Features.ts"
 import * as Handshake from "./Handshake.ts"
@@ -37,12 +39,14 @@ import * as Inbound from "./Inbound.ts"
 import * as Link from "./Link.ts"
 import * as Listen from "./Listen.ts"
 import * as Mrtr from "./Mrtr.ts"
+import * as OutputSchemas from "./OutputSchemas.ts"
 import * as Readiness from "./Readiness.ts"
 import * as Scrub from "./Scrub.ts"
 import * as ServerRequest from "./ServerRequest.ts"
 import type { CallOptions, Session, ToolList } from "./Session.ts"
 import * as Shutdown from "./Shutdown.ts"
 import * as Tracing from "./Tracing.ts"
+import * as UrlElicitationRetry from "./UrlElicitationRetry.ts"
 
 /**
  * How to open the wire: `prepare` runs first, in the session's scope (stdio spawns the server there, so it starts
@@ -100,7 +104,8 @@ export const open: <T extends Link.Wire, P, E, R, D extends Partial<Session>>(
   /** The capabilities declared (the handlers provided add theirs), and what answers a server's requests. */
   const capabilities = ClientHandlers.capabilities(config.handlers ?? {}, config.capabilities)
   const client = { clientInfo: config.clientInfo, capabilities, logLevel: config.logLevel }
-  const answerer = config.handlers === undefined ? undefined : ServerRequest.make(config.handlers, server)
+  const completions = ElicitationCompletions.make()
+  const answerer = config.handlers === undefined ? undefined : ServerRequest.make(config.handlers, server, completions)
   const listener = Listen.make({
     server,
     send: Era.listenRequest(
@@ -119,6 +124,7 @@ export const open: <T extends Link.Wire, P, E, R, D extends Partial<Session>>(
     pending,
     lists,
     listener,
+    completions,
     send: link.send,
     diagnose,
     note,
@@ -219,7 +225,14 @@ export const open: <T extends Link.Wire, P, E, R, D extends Partial<Session>>(
     refusal: link.refusal,
     scrub,
     toolsCache: lists.cache<ToolList>(),
-    now
+    now,
+    outputSchemas: OutputSchemas.make({
+      server,
+      enabled: config.validateStructuredContent !== false,
+      compiler: JsonSchemaCheck.make(),
+      scrub
+    }),
+    urlElicitations: UrlElicitationRetry.make({ server, elicitation: config.handlers?.elicitation, completions })
   })
   const whenReady = <A, E2, R2 = never>(
     operation: string,

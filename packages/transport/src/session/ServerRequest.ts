@@ -21,7 +21,9 @@ import type { Failure } from "../internal/Dispatch.ts"
 import { millis } from "../internal/Durations.ts"
 import { schemaDetail } from "../internal/SchemaDetail.ts"
 import * as Sampling from "../Sampling.ts"
+import type { Completions } from "./ElicitationCompletions.ts"
 import * as ElicitationForm from "./ElicitationForm.ts"
+import * as SamplingCheck from "./SamplingCheck.ts"
 
 export type { Failure }
 
@@ -36,16 +38,16 @@ const fail = (kind: Failure["kind"], code: number, message: string): Effect.Effe
   Effect.fail({ kind, code, message })
 
 /** The default bound of each handler. */
-const TIMEOUT_MS = { roots: 10_000, elicitation: 600_000, sampling: 300_000 } as const
+export const TIMEOUT_MS = { roots: 10_000, elicitation: 600_000, sampling: 300_000 } as const
 
 const isRecord = (u: unknown): u is Readonly<Record<string, unknown>> =>
   typeof u === "object" && u !== null && !Array.isArray(u)
 
 /**
  * Builds the answerer of one client (`server` is the label of the server it talks to, given to the handlers
- * and to the logs).
+ * and to the logs; `completions` routes the server's `notifications/elicitation/complete` to URL-mode handlers).
  */
-export const make = (handlers: ClientHandlers, server: string) => {
+export const make = (handlers: ClientHandlers, server: string, completions: Completions) => {
   /** Runs one handler under its timeout; every outcome but success and interruption becomes a `Failure`. */
   const guard = <A>(
     what: keyof typeof TIMEOUT_MS,
@@ -109,9 +111,11 @@ export const make = (handlers: ClientHandlers, server: string) => {
       if (handle === undefined) {
         return fail("invalid", INVALID_PARAMS, "This client does not support URL-mode elicitation.")
       }
-      const request: Elicitation.UrlRequest = { _tag: "Url", server, message, elicitationId, url }
+      // Watched while the handler has it: the server's completion notification completes `completion`.
+      const { completion, release } = completions.watch(elicitationId)
+      const request: Elicitation.UrlRequest = { _tag: "Url", server, message, elicitationId, url, completion }
       return Effect.flatMap(
-        guard("elicitation", service.timeout, handle(request)),
+        guard("elicitation", service.timeout, handle(request)).pipe(Effect.ensuring(Effect.sync(release))),
         (answer) => answerOf(answer, undefined)
       )
     }
@@ -142,13 +146,34 @@ export const make = (handlers: ClientHandlers, server: string) => {
     if (Exit.isFailure(params)) {
       return fail("invalid", INVALID_PARAMS, `sampling/createMessage params: ${schemaDetail(params.cause)}`)
     }
-    return guard("sampling", service.timeout, service.createMessage({ server, params: params.value })).pipe(
+    const broken = SamplingCheck.request(params.value, service.tools === true)
+    if (broken !== undefined) return fail("invalid", INVALID_PARAMS, broken)
+    const include = params.value.includeContext
+    const provider = service.context
+    // `includeContext` (see Sampling): without a provider nothing is attached, and the handler can tell.
+    const context: Effect.Effect<string | undefined, unknown> =
+      provider === undefined || include === undefined || include === "none"
+        ? Effect.succeed(undefined)
+        : provider({ server, include })
+    const answer = Effect.flatMap(
+      context,
+      (context) =>
+        service.createMessage({ server, params: params.value, ...(context === undefined ? {} : { context }) })
+    )
+    return guard("sampling", service.timeout, answer).pipe(
       Effect.flatMap((result) => {
         const decoded = decodeResult(result)
-        return Exit.isSuccess(decoded)
+        if (Exit.isFailure(decoded)) {
+          return Effect.logWarning(`the client's sampling answer is not a message: ${schemaDetail(decoded.cause)}`)
+            .pipe(
+              Effect.andThen(fail("failed", INTERNAL_ERROR, "The client's sampling handler answered no message."))
+            )
+        }
+        const wrong = SamplingCheck.answer(params.value, decoded.value)
+        return wrong === undefined
           ? Effect.succeed(decoded.value)
-          : Effect.logWarning(`the client's sampling answer is not a message: ${schemaDetail(decoded.cause)}`).pipe(
-            Effect.andThen(fail("failed", INTERNAL_ERROR, "The client's sampling handler answered no message."))
+          : Effect.logWarning(`the client's sampling answer breaks a rule of sampling with tools: ${wrong}`).pipe(
+            Effect.andThen(fail("failed", INTERNAL_ERROR, "The client's sampling handler answered an invalid message."))
           )
       })
     )

@@ -74,6 +74,15 @@ const table: ReadonlyArray<
   [new EraError.InputUnavailable({ server, method, inputMethod: "roots/list", reason: "" }), "ConfigFault"],
   [new McpError.ClientClosed({ server, reason: "closed" }), "CallerFault"],
   [new McpError.InvalidParams({ server, method, detail: "cycle" }), "CallerFault"],
+  [
+    new McpError.UrlElicitationRequired({
+      server,
+      method,
+      elicitations: [{ mode: "url", elicitationId: "e", url: "https://example.com", message: "m" }],
+      outcome: "unhandled"
+    }),
+    "CallerFault"
+  ],
   [new EraError.NotInEra({ server, method: "ping", protocolVersion: "2026-07-28" }), "CallerFault"],
   [new Roots.InvalidRoot({ uri: "x", reason: "not file://" }), "CallerFault"],
   [new Sampling.SamplingRefused({ server, reason: "policy" }), "CallerFault"]

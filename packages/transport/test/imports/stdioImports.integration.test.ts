@@ -33,6 +33,9 @@ describe("what the stdio path imports", () => {
         assert.isTrue(loaded.some((url) => url.endsWith("/wire/Stdio.ts")), "Stdio.ts was loaded")
         const http = loaded.filter((url) => httpSide.some((pattern) => pattern.test(url)))
         assert.deepStrictEqual(http, [])
+        // Nor the JSON Schema validator of output schemas (Ajv loads with the first schema compiled), nor the YAML
+        // parser of skills' frontmatter (with the first skill loaded).
+        assert.deepStrictEqual(loaded.filter((url) => /\/(ajv|yaml)\//.test(url)), [])
       }))
   }
 })
