@@ -16,7 +16,9 @@
  * initialized) and shutdown (close → pid gone) as same-round time ratios to raw (below 1 = faster than raw), with
  * the client CPU of each phase (a warm process: the cold first session is `pnpm bench`'s `cold-lifecycle`).
  * `cold`: the cold cell's shape (`cold-c64-64B`: a fresh process per client and round, 1,000 warm-up calls, then
- * 20,000 timed calls at concurrency 64), with the main thread's CPU beside the whole process's.
+ * 20,000 timed calls at concurrency 64), with the main thread's CPU beside the whole process's, and that first
+ * session's module load, startup (cold) and shutdown (after the timed calls) as medians and same-round ratios.
+ * The call cells print the median rate and the median client CPU with its min–max over the rounds.
  *
  * @since 0.0.0
  */
@@ -166,9 +168,23 @@ const compareCold = async (names: ReadonlyArray<string>, rounds: number) => {
     process.stdout.write(
       `cold ${name.padEnd(32)} ${median(ratios).toFixed(2)}× raw (${Math.min(...ratios).toFixed(2)}–${
         Math.max(...ratios).toFixed(2)
-      }), client CPU ${median(of("cpuUsPerCall")).toFixed(1)} µs/call (main thread ${
-        median(of("mainThreadUsPerCall")).toFixed(1)
-      }; each round: ${of("cpuUsPerCall").map((v) => v.toFixed(1)).join(" ")})\n`
+      }), ${Math.round(median(of("callsPerSec")))} calls/s, client CPU ${
+        median(of("cpuUsPerCall")).toFixed(1)
+      } µs/call (main thread ${median(of("mainThreadUsPerCall")).toFixed(1)}; each round: ${
+        of("cpuUsPerCall").map((v) => v.toFixed(1)).join(" ")
+      })\n`
+    )
+    // The worker's first session: module load, startup (spawn → initialized) and shutdown after the timed calls.
+    const phase = (key: string) => {
+      const r = runs[i]!.map((m, round) => (m[key] ?? Number.NaN) / (raw[round]![key] ?? Number.NaN))
+      return `${median(of(key)).toFixed(1)} ms, ${median(r).toFixed(2)}× raw (${Math.min(...r).toFixed(2)}–${
+        Math.max(...r).toFixed(2)
+      })`
+    }
+    process.stdout.write(
+      `cold ${name.padEnd(32)} load ${median(of("loadMs")).toFixed(1)} ms; startup ${phase("startupMs")}; shutdown ${
+        phase("shutdownMs")
+      }\n`
     )
   })
 }
@@ -192,6 +208,7 @@ const main = async () => {
   if (cell === "lifecycle") return compareLifecycle(adapters, rounds)
   const ratios = adapters.map((): Array<number> => [])
   const cpus = adapters.map((): Array<number> => [])
+  const rates = adapters.map((): Array<number> => [])
   for (let round = 0; round < rounds; round++) {
     const results = new Map<number, { rate: number; cpu: number }>()
     for (let k = 0; k < adapters.length; k++) {
@@ -201,16 +218,21 @@ const main = async () => {
     const raw = results.get(0)!
     results.forEach((result, index) => {
       ratios[index]!.push(result.rate / raw.rate)
+      rates[index]!.push(result.rate)
       cpus[index]!.push(result.cpu)
     })
   }
   const unit = cell === "list" ? "µs/scan" : "µs/call"
+  const rateUnit = cell === "list" ? "scans/s" : "calls/s"
   adapters.forEach((adapter, i) => {
     const r = ratios[i]!
+    const c = cpus[i]!
     process.stdout.write(
       `${cell} ${adapter.id.padEnd(32)} ${median(r).toFixed(2)}× raw (${Math.min(...r).toFixed(2)}–${
         Math.max(...r).toFixed(2)
-      }), client CPU ${median(cpus[i]!).toFixed(1)} ${unit}\n`
+      }), ${Math.round(median(rates[i]!))} ${rateUnit}, client CPU ${median(c).toFixed(1)} ${unit} (${
+        Math.min(...c).toFixed(1)
+      }–${Math.max(...c).toFixed(1)})\n`
     )
   })
 }

@@ -2,10 +2,14 @@
  * Import cost of transport copies from their `.ts` sources (the same copies `compareTransport.ts` takes: a directory
  * holding `src/`): each round imports `src/<module>` of every copy in turn, each in a fresh `node` whose
  * `module.registerHooks` load hook counts the ES modules it loads, and reports the import's CPU time (user +
- * system) and wall time. Prints the medians per copy. From `.ts` sources the figures include type stripping, so
- * compare copies with one another, not with `importPublished.ts`'s built JS.
+ * system) and wall time. The order rotates each round. Prints the medians per copy, with their min–max. From `.ts`
+ * sources the figures include type stripping, so compare copies with one another, not with `importPublished.ts`'s
+ * built JS.
  *
  *   node src/importSources.ts --rounds=7 --module=McpClient.ts ../.cache/ab/start ../packages/transport
+ *
+ * A copy emitted to JS (its `src/*.js`, beside a `package.json` with `"type": "module"`) takes `--module=index.js`:
+ * then no type stripping is timed, as for the built package.
  *
  * @since 0.0.0
  */
@@ -39,7 +43,9 @@ const dirs = process.argv.slice(2).filter((a) => !a.startsWith("--"))
 const samples = new Map<string, Array<Sample>>(dirs.map((dir) => [dir, []]))
 
 for (let round = 0; round < rounds; round++) {
-  for (const dir of dirs) {
+  // The order rotates each round, as in compareTransport.ts.
+  for (let k = 0; k < dirs.length; k++) {
+    const dir = dirs[(k + round) % dirs.length]!
     const url = pathToFileURL(resolve(isAbsolute(dir) ? dir : resolve(process.cwd(), dir), "src", module)).href
     const result = await runNode(["--input-type=module", "-e", SCRIPT], { BENCH_MODULE: url })
     if (result.code !== 0) throw new Error(`importing ${url} failed: ${result.stderr}`)
@@ -53,7 +59,9 @@ for (const [dir, list] of samples) {
     module,
     rounds,
     cpuMs: Math.round(median(list.map((s) => s.cpu))),
+    cpuMinMax: [Math.round(Math.min(...list.map((s) => s.cpu))), Math.round(Math.max(...list.map((s) => s.cpu)))],
     wallMs: Math.round(median(list.map((s) => s.ms))),
+    wallMinMax: [Math.round(Math.min(...list.map((s) => s.ms))), Math.round(Math.max(...list.map((s) => s.ms)))],
     modules: median(list.map((s) => s.modules))
   }
   process.stdout.write(`${JSON.stringify(line)}\n`)
