@@ -1,10 +1,12 @@
 /**
  * The progress line `call` draws on a terminal while a tool reports progress: `server__tool` then a bar when the
  * total is known, the count, and the report's `message`, redrawn in place and cleared before the result prints.
+ * A call that runs as a task shows each status the same way (`task`): on a terminal in the same line, elsewhere
+ * as one stderr line per status.
  *
  * @since 0.3.0
  */
-import type { ProtocolFeatures } from "@mcp-fleet/transport"
+import type { ProtocolFeatures, Tasks } from "@mcp-fleet/transport"
 
 const WIDTH = 20
 
@@ -37,3 +39,14 @@ export const redraw = (text: string): string => `\r\x1b[K${text}`
  * @category rendering
  */
 export const clear = "\r\x1b[K"
+
+/**
+ * One status of the call's task as the progress line shows it: `server__tool task <id> <status>` and its message.
+ *
+ * @since 0.5.0
+ * @category rendering
+ */
+export const task = (name: string, status: Tasks.Task): string =>
+  `${name} task ${status.taskId} ${status.status}${
+    status.statusMessage === undefined ? "" : ` · ${status.statusMessage.replace(/\s+/g, " ").slice(0, 120)}`
+  }`

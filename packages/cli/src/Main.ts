@@ -30,6 +30,7 @@ import * as PromptsCommand from "./commands/PromptsCommand.ts"
 import * as ResourcesCommand from "./commands/ResourcesCommand.ts"
 import * as ServeCommand from "./commands/ServeCommand.ts"
 import * as StatusCommand from "./commands/StatusCommand.ts"
+import * as TasksCommand from "./commands/TasksCommand.ts"
 import * as ToolsCommand from "./commands/ToolsCommand.ts"
 import * as ExitCode from "./ExitCode.ts"
 
@@ -58,7 +59,8 @@ export const root: Command.Command<
   | ResourcesCommand.ResourcesError
   | PromptsCommand.PromptsError
   | AuthCommand.AuthError
-  | ServeCommand.ServeError,
+  | ServeCommand.ServeError
+  | TasksCommand.TasksError,
   | CliEnvironment
   | FileSystem.FileSystem
   | Path.Path
@@ -79,7 +81,8 @@ export const root: Command.Command<
     PromptsCommand.list,
     PromptsCommand.get,
     AuthCommand.command,
-    ServeCommand.command
+    ServeCommand.command,
+    TasksCommand.command
   ])
 )
 

@@ -13,7 +13,18 @@ export interface RemotePeer {
   >
 }
 
-/** Serves tools `echo` and `add` until the test ends. */
+/** A task the peer keeps (`tasks/list`: 2025-11-25), for the CLI's `tasks`. */
+export const REMOTE_TASK = {
+  taskId: "remote-task-1",
+  status: "working",
+  statusMessage: "half way",
+  createdAt: "2026-01-01T00:00:00Z",
+  lastUpdatedAt: "2026-01-01T00:01:00Z",
+  ttl: 60000,
+  pollInterval: 1000
+}
+
+/** Serves tools `echo` and `add`, and lists one task, until the test ends. */
 export const remotePeer = async (ctx: TestContext): Promise<RemotePeer> => {
   const requests: RemotePeer["requests"] = []
   const server = Http.createServer((req, res) => {
@@ -32,7 +43,7 @@ export const remotePeer = async (ctx: TestContext): Promise<RemotePeer> => {
       if (msg.method === "initialize") {
         return reply({
           protocolVersion: "2025-11-25",
-          capabilities: { tools: {} },
+          capabilities: { tools: {}, tasks: { list: {} } },
           serverInfo: { name: "remote", version: "1" }
         })
       }
@@ -42,6 +53,7 @@ export const remotePeer = async (ctx: TestContext): Promise<RemotePeer> => {
       if (msg.method === "tools/call") {
         return reply({ content: [{ type: "text", text: `remote echo: ${msg.params?.arguments?.text ?? ""}` }] })
       }
+      if (msg.method === "tasks/list") return reply({ tasks: [REMOTE_TASK] })
       return reply({})
     })
   })

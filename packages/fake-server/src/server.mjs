@@ -8,6 +8,7 @@
 import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { createModern } from "./modern.mjs"
+import * as Tasks from "./tasks.mjs"
 import { modeEnvVar, modes as MODE_NAMES, numberOptions, stringOptions } from "./vocabulary.mjs"
 
 const SERVER_PATH = fileURLToPath(import.meta.url)
@@ -155,6 +156,8 @@ function main() {
     }, delay)
   const fail = (id, code, message, delay = 0) => settle(id, { jsonrpc: "2.0", id, error: { code, message } }, delay)
   const failWith = (id, error) => settle(id, { jsonrpc: "2.0", id, error }, 0)
+  // tasks: the 2025-11-25 task tool `research` and the tasks/* methods (tasks.mjs).
+  const tasks = has("tasks") ? Tasks.make({ send, answer, fail, interval: opts.delay }) : undefined
   // A delayed answer (slow mode, a delay option, the sleep tool) to a request that carries
   // params._meta.progressToken is preceded by two notifications/progress: one at once, one just
   // before the answer.
@@ -272,6 +275,7 @@ function main() {
     if (generation > 0) tools.push(generationTool())
     tools.push(...CONTROL_TOOLS)
     if (has("features")) tools.push(PROGRESS_TOOL)
+    if (tasks !== undefined) tools.push(Tasks.RESEARCH_TOOL)
     return tools
   }
   // Echo and the control tools can be called in every mode (even empty-list, which lists nothing).
@@ -353,6 +357,7 @@ function main() {
           return exitWith(3, `die-on-call: tool "${params.name}" was called; exiting with code 3`)
         }
         if (has("reverse")) return hold(request)
+        if (tasks !== undefined && params.name === "research") return tasks.call(id, params)
         if (has("leak-env")) {
           return fail(
             id,
@@ -364,6 +369,9 @@ function main() {
       default:
         if (has("features") && FEATURES[method] !== undefined) {
           return FEATURES[method](id, isObject(params) ? params : {})
+        }
+        if (tasks !== undefined && tasks.handles(method)) {
+          return tasks.request(id, method, isObject(params) ? params : {})
         }
         return fail(id, -32601, `Method not found: ${method}`)
     }
@@ -412,15 +420,18 @@ function main() {
     initializeAnswered = true
     answer(id, {
       protocolVersion,
-      capabilities: has("features")
-        ? {
-          tools: { listChanged: true },
-          resources: { subscribe: true, listChanged: true },
-          prompts: { listChanged: true },
-          completions: {},
-          logging: {}
-        }
-        : { tools: { listChanged: true } },
+      capabilities: {
+        ...(has("features")
+          ? {
+            tools: { listChanged: true },
+            resources: { subscribe: true, listChanged: true },
+            prompts: { listChanged: true },
+            completions: {},
+            logging: {}
+          }
+          : { tools: { listChanged: true } }),
+        ...(tasks !== undefined ? { tasks: Tasks.CAPABILITY } : {})
+      },
       serverInfo: { name: "fake-mcp-server", version: "1.0.0" },
       instructions: `Fake MCP server for tests (modes: ${modeLabel}). Call "echo" to get your arguments back.${
         has("leak-env") ? ` Environment: ${leakedEnv()}` : ""

@@ -32,6 +32,7 @@ export const modes = /** @type {const} */ ([
   "leak-env",
   "features",
   "stdout-logs",
+  "tasks",
   // The 2026-07-28 era (modern.mjs): no initialize, server/discover, _meta on every request, resultType,
   // subscriptions/listen, ttlMs/cacheScope, MRTR. The four after it are its fault switches.
   "modern",

@@ -51,6 +51,7 @@ import * as Metrics from "./McpManager/Metrics.ts"
 import * as Options from "./McpManager/Options.ts"
 import type { ServerRecord } from "./McpManager/Record.ts"
 import * as Supervisor from "./McpManager/Supervisor.ts"
+import * as TaskResume from "./McpManager/TaskResume.ts"
 import type { ServerPrompt, ServerResource, ServerResourceTemplate } from "./ServerFeatures.ts"
 import type { ServerHealth } from "./ServerHealth.ts"
 import * as ServerState from "./ServerState.ts"
@@ -113,7 +114,7 @@ export class McpManager extends Context.Service<McpManager, {
       server: string,
       tool: string,
       args?: Readonly<Record<string, unknown>>,
-      options?: Features.FeatureOptions
+      options?: Features.ToolCallOptions
     ): Effect.Effect<Protocol.CallToolResult, UnknownServer | ServerUnavailable | McpError.CallToolError>
   }
   /** Waits until the server is `ready`; fails if it settles otherwise. Bounded only by the caller's timeout. */
@@ -274,20 +275,28 @@ export const make = Effect.fnUntraced(function*(
    * `Effect.fn`: that captures a stack trace and opens a span on every call, which cost as much client CPU as the
    * transport's own call (BENCHMARKS.md, "Issue 19, fleets (h14)").
    */
+  const resumeContext: TaskResume.Context = { ready: (server) => waitForReady(server), live: liveClient }
   const callOn = (
     server: string,
     tool: string,
     args: Readonly<Record<string, unknown>> | undefined,
-    callOptions: Features.FeatureOptions | undefined
+    callOptions: Features.ToolCallOptions | undefined
   ): Effect.Effect<Protocol.CallToolResult, UnknownServer | ServerUnavailable | McpError.CallToolError> =>
-    Effect.flatMap(
-      liveClient(server),
-      (conn) =>
-        Effect.tapError(conn.client.callTool(tool, args, callOptions), (error) =>
-          Effect.sync(() => {
-            if (isExit(error)) ledger.exited(server, conn)
-            Connection.onCallFailed(ledger, options, server, conn, error)
-          }))
+    // A call whose task was cut off from a remote server is followed again on its next client (TaskResume).
+    TaskResume.resuming(
+      resumeContext,
+      server,
+      tool,
+      callOptions,
+      Effect.flatMap(
+        liveClient(server),
+        (conn) =>
+          Effect.tapError(conn.client.callTool(tool, args, callOptions), (error) =>
+            Effect.sync(() => {
+              if (isExit(error)) ledger.exited(server, conn)
+              Connection.onCallFailed(ledger, options, server, conn, error)
+            }))
+      )
     )
   // The span and its attributes only with telemetry on, as the transport's own request span.
   const callUntyped: typeof callOn = telemetry.enabled
@@ -313,22 +322,22 @@ export const make = Effect.fnUntraced(function*(
     server: string,
     tool: string,
     args?: Readonly<Record<string, unknown>>,
-    options?: McpClient.CallOptions
+    options?: Features.ToolCallOptions
   ): Effect.Effect<Protocol.CallToolResult, UnknownServer | ServerUnavailable | McpError.CallToolError>
   function call(
     server: string,
     tool: string,
     args?: Readonly<Record<string, unknown>>,
-    options?: McpClient.CallOptions | TypedCall.TypedCallOptions<Schema.Constraint>
+    options?: Features.ToolCallOptions | TypedCall.TypedCallOptions<Schema.Constraint>
   ): Effect.Effect<
     Protocol.CallToolResult,
     UnknownServer | ServerUnavailable | McpError.CallToolError | McpError.StructuredContentInvalid,
     unknown
   > {
     if (options === undefined || !("schema" in options)) return callUntyped(server, tool, args, options)
-    // Only the deadline goes down: the client would decode a `schema` too.
-    const untyped = options.timeout === undefined ? undefined : { timeout: options.timeout }
-    return Effect.flatMap(callUntyped(server, tool, args, untyped), TypedCall.decode(server, tool, options.schema))
+    // Everything but the schema goes down: the client would decode a `schema` too.
+    const { schema, ...untyped } = options
+    return Effect.flatMap(callUntyped(server, tool, args, untyped), TypedCall.decode(server, tool, schema))
   }
 
   const waitForReady = Effect.fn("McpManager.waitForReady")(function*(name: string) {

@@ -36,3 +36,6 @@ export * as Daemons from "./Daemons.ts"
 
 /** @since 0.3.0 */
 export * as Sleeps from "./Sleeps.ts"
+
+/** @since 0.5.0 */
+export * as TaskPeer from "./TaskPeer.ts"

@@ -12,6 +12,7 @@ import type { ClientHandlers } from "./ClientHandlers.ts"
 import { InvalidUrl } from "./HttpError.ts"
 import * as Durations from "./internal/Durations.ts"
 import type { ProtocolChoice } from "./Protocol.ts"
+import * as TaskWatch from "./session/TaskWatch.ts"
 import * as Url from "./wire/http/Url.ts"
 
 /**
@@ -67,11 +68,29 @@ export interface SharedOptions {
   /** Deadline of the `server/discover` probe under `auto` (a server that ignores it costs this). Default 5 seconds. */
   readonly probeTimeout?: Duration.Input | undefined
   /**
+   * How a task is polled (`Tasks`): the server's `pollInterval` is honoured (1 s when it suggests none), never less
+   * than `floor` (default 100 ms: a server asking for 0 is not polled in a busy loop) and never more than `cap`'s
+   * delay at that poll (a `Schedule`, stepped once per poll; default every 30 s; once it ends, its last delay
+   * stands).
+   */
+  readonly taskPolling?: TaskPolling | undefined
+  /**
    * Check every tool result's `structuredContent` against the tool's `outputSchema` (from the latest tool list):
    * a mismatch, or a missing `structuredContent`, fails the call with `StructuredContentInvalid` (with the JSON
    * Pointer of the mismatch). Default `true`, as the official SDK does; `false` returns results unchecked.
    */
   readonly validateStructuredContent?: boolean | undefined
+}
+
+/**
+ * How tasks are polled: the floor and the cap of the wait between two polls.
+ *
+ * @since 0.5.0
+ * @category options
+ */
+export interface TaskPolling {
+  readonly floor?: Duration.Input | undefined
+  readonly cap?: Schedule.Schedule<unknown, unknown> | undefined
 }
 
 /**
@@ -163,6 +182,7 @@ export interface ResolvedOptions {
   readonly validateStructuredContent: boolean
   /** The values of `Redacted` env entries: removed from whatever server text goes into errors and logs. */
   readonly secrets: ReadonlyArray<string>
+  readonly taskPolling: TaskWatch.Polling
 }
 
 /**
@@ -225,6 +245,7 @@ export interface ResolvedRemote {
   readonly sessionRenewal: Schedule.Schedule<unknown, unknown> | undefined
   /** The values of `Redacted` headers (and a bearer's token alone) and the URL's password. */
   readonly secrets: ReadonlyArray<string>
+  readonly taskPolling: TaskWatch.Polling
 }
 
 /**
@@ -262,6 +283,12 @@ const atLeastZero = (n: number | undefined, fallback: number): number =>
 const CLIENT_INFO = { name: "mcp-fleet", version: "0.1.0" }
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 const PROBE_TIMEOUT_MS = 5_000
+
+/** The task polling with its defaults (`TaskWatch`). */
+const taskPolling = (given: TaskPolling | undefined): TaskWatch.Polling => ({
+  floorMs: given?.floor === undefined ? TaskWatch.DEFAULT_FLOOR_MS : Durations.millis(given.floor, 0),
+  cap: given?.cap ?? TaskWatch.DEFAULT_CAP
+})
 
 const baseName = (command: string): string => {
   const parts = command.split(/[\\/]/)
@@ -302,7 +329,8 @@ export const resolve = (options: McpClientOptions): ResolvedOptions => {
     probeTimeoutMs: millis(options.probeTimeout, PROBE_TIMEOUT_MS),
     validateStructuredContent: options.validateStructuredContent ?? true,
     // Every `Redacted` env value is replaced with `<redacted>` in whatever the client derives from server output.
-    secrets: Object.values(env).flatMap((v) => (Redacted.isRedacted(v) ? [Redacted.value(v)] : []))
+    secrets: Object.values(env).flatMap((v) => (Redacted.isRedacted(v) ? [Redacted.value(v)] : [])),
+    taskPolling: taskPolling(options.taskPolling)
   }
 }
 
@@ -382,7 +410,8 @@ export const resolveRemote = (options: RemoteOptions): Effect.Effect<ResolvedRem
       validateStructuredContent: options.validateStructuredContent ?? true,
       logLevel: options.logLevel,
       sessionRenewal: options.sessionRenewal,
-      secrets
+      secrets,
+      taskPolling: taskPolling(options.taskPolling)
     }
   })
 }

@@ -12,6 +12,7 @@ import type { EraError } from "./EraError.ts"
 import * as ErrorKind from "./ErrorKind.ts"
 import type { HttpError, InvalidUrl } from "./HttpError.ts"
 import { oneLine } from "./internal/ServerText.ts"
+import type { TaskError } from "./TaskError.ts"
 
 const StderrTail = Schema.Array(Schema.String)
 
@@ -419,12 +420,21 @@ export type InitializeError = RequestError | UnsupportedProtocolVersion
 export type ListToolsError = InitializeError | NotReady | PageCapExceeded | RepeatedCursor
 
 /**
- * Errors of `callTool`.
+ * Errors of `callTool`: the request's, and, for a call that runs as a task (`Tasks`), the task's end
+ * (`TaskCancelled`, `TaskLost`), a refusal to run it as one (`TaskUnsupported`, `CapabilityNotSupported`), or a task
+ * request sent while the session is not ready (`NotReady`); a result, plain or a task's, that does not match the
+ * tool's `outputSchema` (`StructuredContentInvalid`).
  *
  * @since 0.1.0
  * @category errors
  */
-export type CallToolError = InitializeError | ErrIndexBuilding | StructuredContentInvalid
+export type CallToolError =
+  | InitializeError
+  | ErrIndexBuilding
+  | NotReady
+  | TaskError
+  | CapabilityNotSupported
+  | StructuredContentInvalid
 
 /**
  * Every error of this package.

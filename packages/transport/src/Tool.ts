@@ -107,3 +107,24 @@ export const hint = (
  * @category hints
  */
 export const mayWrite = (tool: DiscoveredTool): boolean => hint(tool, "readOnlyHint") !== true
+
+/**
+ * What a tool says about running as a task (`execution.taskSupport`, 2025-11-25): `required`, `optional`, or
+ * `forbidden`, which is also what an absent or unknown value means (the spec's default).
+ *
+ * @example
+ * ```ts
+ * import { Tool } from "@mcp-fleet/transport"
+ * Tool.taskSupport({ name: "x", inputSchema: {}, execution: { taskSupport: "optional" } }) // "optional"
+ * ```
+ *
+ * @since 0.5.0
+ * @category hints
+ */
+export const taskSupport = (tool: DiscoveredTool): "required" | "optional" | "forbidden" => {
+  const execution = tool["execution"]
+  const support = typeof execution === "object" && execution !== null && "taskSupport" in execution
+    ? execution.taskSupport
+    : undefined
+  return support === "required" || support === "optional" ? support : "forbidden"
+}

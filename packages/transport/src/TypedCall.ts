@@ -25,7 +25,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { StructuredContentInvalid } from "./McpError.ts"
 import type { CallToolResult } from "./Protocol.ts"
-import type { FeatureOptions as CallOptions } from "./session/Context.ts"
+import type { ToolCallOptions as CallOptions } from "./session/Context.ts"
 
 /**
  * The options of a typed call: the usual ones plus the Schema of `structuredContent`.

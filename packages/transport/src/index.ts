@@ -61,3 +61,7 @@ export * as ProcessTree from "./ProcessTree.ts"
 export * as StderrLine from "./StderrLine.ts"
 /** @since 0.4.0 */
 export * as Wire from "./Wire.ts"
+/** @since 0.5.0 */
+export * as Tasks from "./Tasks.ts"
+/** @since 0.5.0 */
+export * as TaskError from "./TaskError.ts"

@@ -15,7 +15,7 @@
 import type { ConfigError, McpConfig } from "@mcp-fleet/config"
 import { DidYouMean } from "@mcp-fleet/config"
 import type { ManagerError } from "@mcp-fleet/manager"
-import type { McpError, ProtocolFeatures } from "@mcp-fleet/transport"
+import type { McpError, ProtocolFeatures, Tasks } from "@mcp-fleet/transport"
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
@@ -246,13 +246,20 @@ export const command: Command.Command<
               ...(suggestion === undefined ? {} : { suggestion })
             })
           }
-          // On a terminal, the tool's progress reports are drawn as one line, cleared before the result prints.
+          // On a terminal, the tool's progress reports and its task's statuses are drawn as one line, cleared before
+          // the result prints; elsewhere each task status is one line on stderr (a task may run for minutes).
           const { terminalStderr } = yield* CliEnvironment
           const label = `${server}${SEPARATOR}${named.tool}`
           const draw = terminalStderr === undefined ? undefined : (text: string) => terminalStderr(redaction.text(text))
           let drawn = false
+          const onTaskStatus = (status: Tasks.Task) =>
+            draw === undefined ? Console.error(`mcp-fleet: ${CallProgress.task(label, status)}`) : Effect.sync(() => {
+              drawn = true
+              draw(CallProgress.redraw(CallProgress.task(label, status)))
+            })
           const result = yield* manager.call(server, named.tool, toolArgs, {
             ...(Option.isSome(timeout) ? { timeout: timeout.value } : {}),
+            onTaskStatus,
             ...(draw === undefined ? {} : {
               onProgress: (report: ProtocolFeatures.Progress) =>
                 Effect.sync(() => {

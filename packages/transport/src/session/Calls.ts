@@ -1,7 +1,8 @@
 /**
  * The session's calls: the readiness gate every call passes (`ErrIndexBuilding` / `NotReady` while the first
  * handshake runs, the handshake's or the end's error after it, a wait while an HTTP session is renewed), the
- * per-call deadline, `tools/call` with its result decoded, and `tools/list` over the shared cursor loop.
+ * per-call deadline, the decoding of a `tools/call` result (the call itself, plain or as a task, is `Tasks`'), and
+ * `tools/list` over the shared cursor loop.
  *
  * The per-call path is untraced on purpose: `Effect.fn` (a span plus a captured call-site stack) cost about 4.5 µs
  * per call, a quarter of the whole client's CPU per call at concurrency 64 (BENCHMARKS.md). A caller who wants a
@@ -17,15 +18,16 @@ import * as CursorLoop from "../internal/CursorLoop.ts"
 import { DEFAULT_REQUEST_TIMEOUT_MS, millis } from "../internal/Durations.ts"
 import * as ListCache from "../internal/ListCache.ts"
 import { schemaDetail } from "../internal/SchemaDetail.ts"
-import { ErrIndexBuilding, NotReady, ProtocolError, RequestTimeout } from "../McpError.ts"
+import { NotReady, ProtocolError, RequestTimeout } from "../McpError.ts"
 import type {
-  CallToolError,
   InitializeError,
   ListToolsError,
   RequestError,
+  StructuredContentInvalid,
   UrlElicitationRequired
 } from "../McpError.ts"
 import type { CallToolResult, ServerSession } from "../Protocol.ts"
+import type { DiscoveredTool } from "../Tool.ts"
 import type { FeatureOptions } from "./Context.ts"
 import type * as Era from "./Era.ts"
 import type * as OutputSchemas from "./OutputSchemas.ts"
@@ -49,6 +51,8 @@ export interface Context {
   /** The tools list kept for its `ttlMs` (2026-07-28), read and filled at `now`. */
   readonly toolsCache: ListCache.ListCache<ListedTools>
   readonly now: () => number
+  /** Told every tool of each complete listing (their task support is kept for the calls). */
+  readonly onListed?: ((tools: ReadonlyArray<DiscoveredTool>) => void) | undefined
   /** Tool results checked against their tool's `outputSchema`. */
   readonly outputSchemas: OutputSchemas.OutputSchemas
   /** Completes the URL elicitations a `-32042` answer requires and sends the request again, once. */
@@ -74,11 +78,14 @@ export interface Calls {
     options: CallOptions | undefined,
     use: (session: ServerSession, era: Era.Era) => Effect.Effect<A, E2, R>
   ) => Effect.Effect<A, E | E2 | InitializeError, R>
-  readonly callTool: (
-    name: string,
-    args?: Readonly<Record<string, unknown>>,
-    options?: FeatureOptions
-  ) => Effect.Effect<CallToolResult, CallToolError>
+  /**
+   * Decodes a `tools/call` result of `tool` (a wrong shape is a `ProtocolError`, server text scrubbed), then checks
+   * it against the tool's `outputSchema` (`OutputSchemas`); `undefined` (a followed task whose tool is not known):
+   * decoded only.
+   */
+  readonly decodeResult: (
+    tool: string | undefined
+  ) => (raw: unknown) => Effect.Effect<CallToolResult, ProtocolError | StructuredContentInvalid>
   readonly listTools: (options?: CallOptions) => Effect.Effect<ListedTools, ListToolsError>
 }
 
@@ -135,10 +142,13 @@ export const make = (context: Context): Calls => {
     })
 
   /** The raw result decoded, then checked against the tool's outputSchema (`OutputSchemas`): one step per call. */
-  const toCallResult = (name: string) => (raw: unknown): Effect.Effect<CallToolResult, CallToolError> => {
+  const toCallResult = (name: string | undefined) =>
+  (
+    raw: unknown
+  ): Effect.Effect<CallToolResult, ProtocolError | StructuredContentInvalid> => {
     const decoded = decodeCallResult(raw)
     return Exit.isSuccess(decoded)
-      ? context.outputSchemas.check(name, decoded.value)
+      ? name === undefined ? Effect.succeed(decoded.value) : context.outputSchemas.check(name, decoded.value)
       : Effect.fail(new ProtocolError({ server, method: "tools/call", detail: scrub(schemaDetail(decoded.cause)) }))
   }
 
@@ -147,13 +157,6 @@ export const make = (context: Context): Calls => {
     Exit.mapError(
       listPage(raw),
       (error) => new ProtocolError({ server, method: error.method, detail: scrub(error.detail) })
-    )
-
-  const callTool = (name: string, args?: Readonly<Record<string, unknown>>, options?: FeatureOptions) =>
-    whenReady(
-      () => new ErrIndexBuilding({ server, tool: name }),
-      options,
-      () => Effect.flatMap(request("tools/call", { name, arguments: args ?? {} }, options), toCallResult(name))
     )
 
   const listTools = (options?: CallOptions): Effect.Effect<ListedTools, ListToolsError> =>
@@ -175,10 +178,11 @@ export const make = (context: Context): Calls => {
               onItems: collected.add
             }).pipe(Effect.map((pages): ListedTools => {
               refusing?.done()
+              context.onListed?.(collected.tools)
               return { tools: collected.tools, instructions: session.instructions, skipped: collected.skipped, pages }
             }))
           })).pipe(Effect.tap((list) => Effect.sync(() => context.outputSchemas.listed(list.tools))))
     ).pipe(Effect.withSpan("McpClient.listTools"))
 
-  return { timeoutOf, request, whenReady, callTool, listTools }
+  return { timeoutOf, request, whenReady, decodeResult: toCallResult, listTools }
 }

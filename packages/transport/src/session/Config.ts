@@ -9,6 +9,7 @@ import type { ClientHandlers } from "../ClientHandlers.ts"
 import type { ProtocolChoice } from "../Protocol.ts"
 import type * as Logging from "./Logging.ts"
 import type * as Mrtr from "./Mrtr.ts"
+import type * as TaskWatch from "./TaskWatch.ts"
 
 /** The session's settings. */
 export interface Config {
@@ -51,4 +52,6 @@ export interface Config {
    * the session fails with `SessionsForgotten`. Default `SessionRenewal.DEFAULT_SCHEDULE` (250 ms, 500 ms, 1 s).
    */
   readonly sessionRenewal?: Schedule.Schedule<unknown, unknown> | undefined
+  /** How tasks are polled (floor and cap). Default `TaskWatch.DEFAULT_FLOOR_MS` and `TaskWatch.DEFAULT_CAP`. */
+  readonly taskPolling?: TaskWatch.Polling | undefined
 }

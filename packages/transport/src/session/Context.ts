@@ -22,6 +22,7 @@ import type {
 import { ProtocolError } from "../McpError.ts"
 import type { ServerNotification, ServerSession } from "../Protocol.ts"
 import type { LoggingMessage } from "../ProtocolFeatures.ts"
+import type { Task, TaskMode } from "../Tasks.ts"
 import type { Capability } from "./Capabilities.ts"
 import * as Capabilities from "./Capabilities.ts"
 import type { Era } from "./Era.ts"
@@ -42,6 +43,27 @@ export interface FeatureOptions extends ProgressOptions {
    * is returned as it came, for a caller that relays the round to someone else (a gateway relays it to its host).
    */
   readonly inputRequired?: "answer" | "return" | undefined
+}
+
+/**
+ * The options of a tool call: the usual ones (`timeout`, progress…) and how tasks are used.
+ *
+ * A call that runs as a task (`Tasks`) is bounded as a whole by `maxTotalTimeout`, else by `timeout` (from its start, across
+ * creation, polls and result, and not capped by the client's `requestTimeout`: outliving one request is what a task
+ * is for), else only by the task's own TTL and the caller's interruption. Each request inside it is bounded by the
+ * client's `requestTimeout`. When the bound passes, or the caller is interrupted, the task is cancelled on the
+ * server (`tasks/cancel`) and the call fails with `RequestTimeout` (or is interrupted).
+ *
+ * @since 0.5.0
+ * @category options
+ */
+export interface ToolCallOptions extends FeatureOptions {
+  /** Whether the call runs as a task. Default `auto`. */
+  readonly task?: TaskMode | undefined
+  /** The lifetime asked for the task (2025-11-25 `task.ttl`); the server may choose another. Default: not asked. */
+  readonly taskTtl?: Duration.Input | undefined
+  /** Runs for each status the client sees of the call's task (created, each poll or notification that changed it). */
+  readonly onTaskStatus?: ((task: Task) => Effect.Effect<void>) | undefined
 }
 
 /**

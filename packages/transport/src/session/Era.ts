@@ -11,7 +11,10 @@
  * - **tool headers:** over modern HTTP, a listed tool whose `x-mcp-header` annotations break a rule is skipped, and
  *   the designated parameters of the others are kept for their calls;
  * - **listen and subscriptions:** modern opens `subscriptions/listen` and subscribes to resources through it;
- *   legacy has no listen (its list changes arrive unsolicited) and subscribes with `resources/subscribe`.
+ *   legacy has no listen (its list changes arrive unsolicited) and subscribes with `resources/subscribe`;
+ * - **tasks:** legacy asks for a task in `tools/call` and reads it back with `tasks/get` and `tasks/result`
+ *   (`LegacyTasks`); modern declares the tasks extension on every request, lets the server decide, and reads the
+ *   result inline from `tasks/get` (`ModernTasks`).
  *
  * Nothing outside this module compares eras or protocol versions.
  *
@@ -27,10 +30,13 @@ import * as Subscriptions from "../Subscriptions.ts"
 import type { DiscoveredTool } from "../Tool.ts"
 import * as ModernHeaders from "../wire/http/ModernHeaders.ts"
 import type { Conduct } from "../wire/Transport.ts"
+import * as LegacyTasks from "./LegacyTasks.ts"
 import type * as Listen from "./Listen.ts"
 import * as Meta from "./Meta.ts"
 import * as ModernRequest from "./ModernRequest.ts"
+import * as ModernTasks from "./ModernTasks.ts"
 import type * as Mrtr from "./Mrtr.ts"
+import type { TaskProtocol } from "./TaskProtocol.ts"
 
 /** One request's settings, as the calls give them. */
 export type Settings = Pick<RequestOptions, "timeoutMs" | "cancellable" | "progress"> & {
@@ -63,6 +69,8 @@ export interface Era {
   ) => Effect.Effect<Subscriptions.Listening, Subscriptions.ListenFailed, Scope.Scope>
   /** Subscribes to (`on`) or unsubscribes from a resource through the listen, or `undefined`: a request does it. */
   readonly subscription: (uri: string, on: boolean) => Effect.Effect<void, ProtocolError> | undefined
+  /** How the era runs tasks. */
+  readonly tasks: TaskProtocol
 }
 
 /** What the eras need of their session. */
@@ -85,6 +93,9 @@ export interface Parts {
   readonly maxRounds: number
   /** The session's clock, in milliseconds (a call's deadline across re-issues). */
   readonly now: () => number
+  /** The session's redactor: server text (`text`) and values (`value`) with the secrets replaced. */
+  readonly scrub: (text: string) => string
+  readonly scrubValue: (value: unknown) => unknown
 }
 
 /**
@@ -119,7 +130,8 @@ export const legacy = (parts: Parts, protocolVersion: string): Era => ({
         detail: `it speaks ${protocolVersion}, whose list changes arrive unsolicited`
       })
     ),
-  subscription: () => undefined
+  subscription: () => undefined,
+  tasks: LegacyTasks.make(parts)
 })
 
 /**
@@ -128,9 +140,11 @@ export const legacy = (parts: Parts, protocolVersion: string): Era => ({
  * @internal
  */
 export const modern = (parts: Parts, protocolVersion: string): Era => {
+  // Every request declares the tasks extension: the server may answer a tools/call with a task, which is followed.
+  const client = { ...parts.client, capabilities: ModernTasks.declare(parts.client.capabilities) }
   const send = ModernRequest.make({
     server: parts.server,
-    client: parts.client,
+    client,
     get http() {
       return parts.http()
     },
@@ -163,7 +177,15 @@ export const modern = (parts: Parts, protocolVersion: string): Era => {
       }
     },
     listen: (filter, ackTimeoutMs) => parts.listener.open(filter, ackTimeoutMs),
-    subscription: (uri, on) => parts.listener.subscription(uri, on)
+    subscription: (uri, on) => parts.listener.subscription(uri, on),
+    tasks: ModernTasks.make({
+      server: parts.server,
+      protocolVersion,
+      capabilities: client.capabilities,
+      answer: parts.answer,
+      scrub: parts.scrub,
+      scrubValue: parts.scrubValue
+    })
   }
 }
 
@@ -190,7 +212,8 @@ export const listenRequest = (
 ) =>
 (params: unknown, onId: (id: number) => void): Effect.Effect<unknown, RequestError> => {
   const version = protocolVersion() ?? MODERN_PROTOCOL_VERSION
-  const merged = Meta.merge(params, Meta.request(version, client))
+  const declared = { ...client, capabilities: ModernTasks.declare(client.capabilities) }
+  const merged = Meta.merge(params, Meta.request(version, declared))
   const headers = http() ? ModernHeaders.forRequest("subscriptions/listen", merged, version, undefined) : undefined
   return pending("subscriptions/listen", merged, { timeoutMs: Infinity, cancellable: true, headers, onId })
 }

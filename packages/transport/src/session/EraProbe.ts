@@ -27,6 +27,7 @@ import type { Era, ProtocolChoice, ServerSession } from "../Protocol.ts"
 import { Implementation, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from "../Protocol.ts"
 import * as Initialize from "./Initialize.ts"
 import * as Meta from "./Meta.ts"
+import * as ModernTasks from "./ModernTasks.ts"
 
 /** The probe's deadline when it is not told otherwise: a legacy server that ignores `server/discover` costs this. */
 export const DEFAULT_PROBE_TIMEOUT_MS = 5_000
@@ -126,7 +127,10 @@ export const run = <E>(
     retried: boolean
   ): Effect.Effect<ServerSession, Failure | NotModern> =>
     Effect.suspend(() =>
-      request("server/discover", { _meta: Meta.request(version, config) }, {
+      // As every modern request does, discover declares the tasks extension (`ModernTasks`).
+      request("server/discover", {
+        _meta: Meta.request(version, { ...config, capabilities: ModernTasks.declare(config.capabilities) })
+      }, {
         timeoutMs,
         cancellable: false,
         headers: config.headers("server/discover", version)

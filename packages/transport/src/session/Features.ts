@@ -11,14 +11,14 @@ import * as Stream from "effect/Stream"
 import type { CallToolResult } from "../Protocol.ts"
 import type { LoggingLevel, LoggingMessage } from "../ProtocolFeatures.ts"
 import * as Completion from "./Completion.ts"
-import type { Context, FeatureError, FeatureOptions } from "./Context.ts"
+import type { Context, FeatureError, FeatureOptions, ToolCallOptions as CallOptions } from "./Context.ts"
 import { gated } from "./Context.ts"
 import type { CallEvent } from "./Progress.ts"
 import * as Prompts from "./Prompts.ts"
 import * as Resources from "./Resources.ts"
 import * as SkillMethods from "./SkillMethods.ts"
 
-export type { FeatureError, FeatureListError, FeatureOptions } from "./Context.ts"
+export type { FeatureError, FeatureListError, FeatureOptions, ToolCallOptions } from "./Context.ts"
 
 /**
  * Which list a `notifications/…/list_changed` says changed.
@@ -110,8 +110,8 @@ export const pick = (from: Features): Features => ({
  * @category constructors
  */
 export const callToolStream = <E>(
-  callTool: (options: FeatureOptions) => Effect.Effect<CallToolResult, E>,
-  options?: FeatureOptions
+  callTool: (options: CallOptions) => Effect.Effect<CallToolResult, E>,
+  options?: CallOptions
 ): Stream.Stream<CallEvent<CallToolResult>, E> =>
   Stream.callback<CallEvent<CallToolResult>, E>((queue) =>
     callTool({

@@ -1,8 +1,9 @@
 /**
  * What the server sends, handled: each inbound message goes to the dispatcher (answers settle their request,
  * server requests are answered, anything malformed is counted and reported), and each notification is routed —
- * progress to the call that asked for it, log entries to the rate-limited log, list changes to the list caches and
- * an acknowledgement to the listener — before it is published on the session's notification stream.
+ * progress to the call that asked for it, log entries to the rate-limited log, list changes to the list caches, an
+ * acknowledgement to the listener and a task's status to whoever follows that task — before it is published on the
+ * session's notification stream.
  *
  * `receive` runs on the wire's reading fiber, synchronously; `run` is the body of the fibers that publish what
  * could not be published at once and write the server's log entries.
@@ -28,6 +29,7 @@ import * as Logging from "./Logging.ts"
 import * as Progress from "./Progress.ts"
 import * as Publisher from "./Publisher.ts"
 import type * as ServerRequest from "./ServerRequest.ts"
+import type * as TaskRouter from "./TaskRouter.ts"
 
 /** What the inbound side needs of its session. */
 export interface Config {
@@ -38,6 +40,8 @@ export interface Config {
   readonly pending: PendingTable
   readonly lists: ListCache.Group
   readonly listener: Listen.Listener
+  /** Hands each `notifications/tasks/status` to the task that waits for it. */
+  readonly tasks: TaskRouter.TaskRouter
   /** Where `notifications/elicitation/complete` goes (to the URL-mode handler that waits for it). */
   readonly completions: Completions
   /** Sends an answer to a server request. */
@@ -99,6 +103,7 @@ export const make = Effect.fnUntraced(function*(config: Config) {
       // The caches first: an acknowledgement resumes the listen's opener, whose next lists must be kept.
       config.lists.observe(notification.method)
       config.listener.observe(notification)
+      config.tasks.observe(notification)
       config.completions.observe(notification)
       publisher.publish(notification)
     },

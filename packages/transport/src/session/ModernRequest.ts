@@ -4,7 +4,8 @@
  * (`Mrtr`), and a response stream that broke (re-issued with a new id: the era has no resumption).
  *
  * - `resultType` absent or `complete` is a result; `input_required` on a method that may ask for input starts a
- *   round; any other value is a `ProtocolError` for that call only (the connection lives).
+ *   round; `task` on `tools/call` is a created task (the tasks extension; `session/Tasks.ts` follows it); any other
+ *   value is a `ProtocolError` for that call only (the connection lives).
  * - `ping` and `logging/setLevel` do not exist in the era: `NotInEra`, nothing is sent.
  * - A re-issue after a broken stream shares the call's one deadline: it gets what is left of the call's timeout (and
  *   of `maxTotalTimeout`), never a fresh one, and a call with nothing left fails with `RequestTimeout` naming the
@@ -22,6 +23,8 @@ import * as CallDeadline from "./CallDeadline.ts"
 import * as Meta from "./Meta.ts"
 import * as Mrtr from "./Mrtr.ts"
 
+/** Methods whose result may be a task (`resultType: "task"`, the `io.modelcontextprotocol/tasks` extension). */
+const TASK_METHODS = new Set(["tools/call"])
 /** Methods removed in the modern era. */
 const REMOVED = new Set(["ping", "logging/setLevel"])
 /** Re-issues of a request whose response stream broke before its answer. */
@@ -93,7 +96,10 @@ export const make = (config: Config) =>
       )
     return Effect.flatMap(withReissues(0), (result) => {
       const type = isRecord(result) ? result["resultType"] : undefined
-      if (type === undefined || type === "complete" || (type === "input_required" && mayAskInput)) {
+      if (
+        type === undefined || type === "complete" || (type === "input_required" && mayAskInput) ||
+        (type === "task" && TASK_METHODS.has(method))
+      ) {
         return Effect.succeed(result)
       }
       return Effect.fail(

@@ -43,6 +43,44 @@ export interface Round {
   readonly requestState?: unknown
 }
 
+/**
+ * Answers every input request of `result` (its `inputRequests`) from the client's handlers: an `inputResponses`
+ * record, and the `requestState` when the server sent one. An input request for a capability the client did not
+ * declare, or with no handler, is `InputUnavailable`; one that is not an object with a `method`, a `ProtocolError`.
+ */
+export const answerAll: (
+  options: {
+    readonly server: string
+    readonly method: string
+    readonly capabilities: Readonly<Record<string, unknown>>
+    readonly answer: Answer | undefined
+  },
+  result: Record<string, unknown>
+) => Effect.Effect<Round, ProtocolError | InputUnavailable> = Effect.fnUntraced(function*(options, result) {
+  const { method, server } = options
+  const requests = result["inputRequests"] ?? {}
+  if (!isRecord(requests)) {
+    return yield* new ProtocolError({ server, method, detail: "inputRequests is not an object" })
+  }
+  const inputResponses: Record<string, unknown> = {}
+  for (const [key, request] of Object.entries(requests)) {
+    const inputMethod = isRecord(request) && typeof request["method"] === "string" ? request["method"] : undefined
+    if (inputMethod === undefined) {
+      return yield* new ProtocolError({ server, method, detail: `input request ${JSON.stringify(key)} has no method` })
+    }
+    const unavailable = (reason: string) => new InputUnavailable({ server, method, inputMethod, reason })
+    const capability = CAPABILITY[inputMethod]
+    if (capability === undefined) return yield* unavailable("it is not an input request this client knows")
+    if (options.capabilities[capability] === undefined) {
+      return yield* unavailable(`the client did not declare the ${capability} capability`)
+    }
+    if (options.answer === undefined) return yield* unavailable(`no ${capability} handler was provided`)
+    inputResponses[key] = yield* options.answer(inputMethod, isRecord(request) ? request["params"] : undefined)
+      .pipe(Effect.mapError((error) => unavailable(`its handler failed: ${error.message}`)))
+  }
+  return "requestState" in result ? { inputResponses, requestState: result["requestState"] } : { inputResponses }
+})
+
 /** Runs `send(params)`, and again with the input each `input_required` answer asks for, until a result is complete. */
 export const run = <E>(options: {
   readonly server: string
@@ -56,34 +94,7 @@ export const run = <E>(options: {
 }): Effect.Effect<unknown, E | ProtocolError | InputRoundsExceeded | InputUnavailable> => {
   const { method, server } = options
 
-  const fulfil: (result: Record<string, unknown>) => Effect.Effect<Round, ProtocolError | InputUnavailable> = Effect
-    .fnUntraced(function*(result: Record<string, unknown>) {
-      const requests = result["inputRequests"] ?? {}
-      if (!isRecord(requests)) {
-        return yield* new ProtocolError({ server, method, detail: "inputRequests is not an object" })
-      }
-      const inputResponses: Record<string, unknown> = {}
-      for (const [key, request] of Object.entries(requests)) {
-        const inputMethod = isRecord(request) && typeof request["method"] === "string" ? request["method"] : undefined
-        if (inputMethod === undefined) {
-          return yield* new ProtocolError({
-            server,
-            method,
-            detail: `input request ${JSON.stringify(key)} has no method`
-          })
-        }
-        const unavailable = (reason: string) => new InputUnavailable({ server, method, inputMethod, reason })
-        const capability = CAPABILITY[inputMethod]
-        if (capability === undefined) return yield* unavailable("it is not an input request this client knows")
-        if (options.capabilities[capability] === undefined) {
-          return yield* unavailable(`the client did not declare the ${capability} capability`)
-        }
-        if (options.answer === undefined) return yield* unavailable(`no ${capability} handler was provided`)
-        inputResponses[key] = yield* options.answer(inputMethod, isRecord(request) ? request["params"] : undefined)
-          .pipe(Effect.mapError((error) => unavailable(`its handler failed: ${error.message}`)))
-      }
-      return "requestState" in result ? { inputResponses, requestState: result["requestState"] } : { inputResponses }
-    })
+  const fulfil = (result: Record<string, unknown>) => answerAll(options, result)
 
   const withRound = (round: Round): unknown => {
     const base = isRecord(options.params) ? options.params : {}

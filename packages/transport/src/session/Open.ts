@@ -25,6 +25,8 @@ import * as PendingTable from "../internal/PendingTable.ts"
 import * as Redactor from "../internal/Redactor.ts"
 import { NotReady } from "../McpError.ts"
 import type { ServerSession } from "../Protocol.ts"
+import type { TaskSupport } from "../Tasks.ts"
+import * as Tool from "../Tool.ts"
 import * as TypedCall from "../TypedCall.ts"
 import type { StdioTransport } from "../wire/Stdio.ts"
 import type * as Transport from "../wire/Transport.ts"
@@ -45,6 +47,9 @@ import * as Scrub from "./Scrub.ts"
 import * as ServerRequest from "./ServerRequest.ts"
 import type { CallOptions, Session, ToolList } from "./Session.ts"
 import * as Shutdown from "./Shutdown.ts"
+import * as TaskRouter from "./TaskRouter.ts"
+import * as Tasks from "./Tasks.ts"
+import * as TaskWatch from "./TaskWatch.ts"
 import * as Tracing from "./Tracing.ts"
 import * as UrlElicitationRetry from "./UrlElicitationRetry.ts"
 
@@ -117,6 +122,7 @@ export const open: <T extends Link.Wire, P, E, R, D extends Partial<Session>>(
   })
   // Lists kept for their `ttlMs` (2026-07-28); a list_changed drops its list before it is published.
   const lists = ListCache.group(link.authorizationContext)
+  const taskRouter = TaskRouter.make()
   const inbound = yield* Inbound.make({
     settings: config,
     clock,
@@ -124,6 +130,7 @@ export const open: <T extends Link.Wire, P, E, R, D extends Partial<Session>>(
     pending,
     lists,
     listener,
+    tasks: taskRouter,
     completions,
     send: link.send,
     diagnose,
@@ -141,7 +148,9 @@ export const open: <T extends Link.Wire, P, E, R, D extends Partial<Session>>(
     // Input requests (2026-07-28) are answered by the same handlers as the legacy era's server requests.
     answer: config.answerInput ?? answerer,
     maxRounds: config.maxInputRounds ?? Mrtr.DEFAULT_MAX_ROUNDS,
-    now
+    now,
+    scrub,
+    scrubValue: redactor.value
   }
   const shutdown = Shutdown.make({ server, readiness, pending, link, scope })
   const handshake = yield* Handshake.make({
@@ -216,6 +225,10 @@ export const open: <T extends Link.Wire, P, E, R, D extends Partial<Session>>(
   }
   yield* Effect.addFinalizer(() => shutdown.close("its scope was closed"))
 
+  /** Each tool's `execution.taskSupport` from the last listing (`undefined` until the first). */
+  let taskSupport: Map<string, TaskSupport> | undefined
+  /** The `-32042` retry, on every request path (`Calls.request`, and `Tasks`' unbounded `tasks/result`). */
+  const urlElicitations = UrlElicitationRetry.make({ server, elicitation: config.handlers?.elicitation, completions })
   const calls = Calls.make({
     era: handshake.era,
     server,
@@ -226,13 +239,16 @@ export const open: <T extends Link.Wire, P, E, R, D extends Partial<Session>>(
     scrub,
     toolsCache: lists.cache<ToolList>(),
     now,
+    onListed: (tools) => {
+      taskSupport = new Map(tools.map((tool) => [tool.name, Tool.taskSupport(tool)]))
+    },
     outputSchemas: OutputSchemas.make({
       server,
       enabled: config.validateStructuredContent !== false,
       compiler: JsonSchemaCheck.make(),
       scrub
     }),
-    urlElicitations: UrlElicitationRetry.make({ server, elicitation: config.handlers?.elicitation, completions })
+    urlElicitations
   })
   const whenReady = <A, E2, R2 = never>(
     operation: string,
@@ -250,6 +266,30 @@ export const open: <T extends Link.Wire, P, E, R, D extends Partial<Session>>(
     lists: { cache: lists.cache, now }
   })
 
+  const tasks = Tasks.make({
+    server,
+    scrub,
+    requestTimeoutMs: config.requestTimeoutMs,
+    now,
+    whenReady: calls.whenReady,
+    request: calls.request,
+    urlElicitations,
+    era: handshake.era,
+    router: taskRouter,
+    notifications: inbound.notifications,
+    ended: shutdown.awaitTerminated,
+    endedWhy: () => (Readiness.refusal(readiness.get()) ?? link.refusal())?.message,
+    remote: () => live.kind !== "stdio",
+    polling: config.taskPolling ?? { floorMs: TaskWatch.DEFAULT_FLOOR_MS, cap: TaskWatch.DEFAULT_CAP },
+    background: (effect) => {
+      run(effect)
+    },
+    decodeResult: calls.decodeResult,
+    support: (tool) => taskSupport === undefined ? undefined : taskSupport.get(tool) ?? "forbidden",
+    listTools: calls.listTools(),
+    maxPages: config.maxPages
+  })
+
   const stats = Counters.make({
     inbound,
     process,
@@ -263,6 +303,7 @@ export const open: <T extends Link.Wire, P, E, R, D extends Partial<Session>>(
 
   return {
     ...features,
+    ...tasks.methods,
     name: server,
     get transport() {
       return live.kind
@@ -277,9 +318,9 @@ export const open: <T extends Link.Wire, P, E, R, D extends Partial<Session>>(
     awaitReady: readiness.awaitReady,
     session: () => Option.fromUndefinedOr(Readiness.session(readiness.get())),
     listTools: calls.listTools,
-    callTool: TypedCall.withSchema(server, calls.callTool),
+    callTool: TypedCall.withSchema(server, tasks.callTool),
     callToolStream: (name, args, options) =>
-      Features.callToolStream((withProgress) => calls.callTool(name, args, withProgress), options),
+      Features.callToolStream((withProgress) => tasks.callTool(name, args, withProgress), options),
     ping: (options) => Effect.asVoid(calls.request("ping", undefined, options)),
     request: (method, params, options) => whenReady(method, options, () => calls.request(method, params, options)),
     notifications: inbound.notifications,

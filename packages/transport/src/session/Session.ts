@@ -18,9 +18,11 @@ import type { DiscoveredTool } from "../Tool.ts"
 import type * as TypedCall from "../TypedCall.ts"
 import type { ExitInfo } from "../wire/Stdio.ts"
 import type { Kind } from "../wire/Transport.ts"
+import type { ToolCallOptions } from "./Context.ts"
 import type * as Features from "./Features.ts"
 import type * as Progress from "./Progress.ts"
 import type { Readiness } from "./Readiness.ts"
+import type { TaskMethods } from "./Tasks.ts"
 
 /**
  * Per-call options.
@@ -110,7 +112,7 @@ export interface Stats {
  * @since 0.4.0
  * @category models
  */
-export interface Session extends Features.Features {
+export interface Session extends Features.Features, TaskMethods {
   /** The label used in logs and errors. */
   readonly name: string
   /** The wire: `stdio` (a child process), `http` (Streamable HTTP) or `sse` (legacy HTTP+SSE, also after auto-detection). */
@@ -147,14 +149,16 @@ export interface Session extends Features.Features {
   /**
    * Calls a tool. Before the server is ready it fails with `ErrIndexBuilding`. With `{ schema }` the result's
    * `structuredContent` is decoded with it (see `TypedCall`). `onProgress` gets each progress report (all of them
-   * before the result); `resetTimeoutOnProgress` and `maxTotalTimeout` as in the spec.
+   * before the result); `resetTimeoutOnProgress` and `maxTotalTimeout` as in the spec. A call that runs as a task
+   * (the tool's `execution.taskSupport`, or `task: "always"`; see `Tasks`) is followed to its end and returns its
+   * result the same way; `onTaskStatus` sees its statuses, and its deadline or an interruption cancels the task.
    */
   readonly callTool: TypedCall.CallTool<CallToolError>
   /** `callTool` as a stream: each progress report, then the result (its last element). */
   readonly callToolStream: (
     name: string,
     args?: Readonly<Record<string, unknown>>,
-    options?: Features.FeatureOptions
+    options?: ToolCallOptions
   ) => Stream.Stream<Progress.CallEvent<CallToolResult>, CallToolError>
   /** Sends `ping` (allowed before the handshake has been answered). */
   readonly ping: (options?: CallOptions) => Effect.Effect<void, RequestError>

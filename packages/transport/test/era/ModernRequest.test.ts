@@ -38,7 +38,11 @@ describe("modern-era requests", () => {
       for (const request of sent) {
         const meta = metaOf(request)
         assert.strictEqual(meta["io.modelcontextprotocol/protocolVersion"], "2026-07-28", request.method)
-        assert.deepStrictEqual(meta["io.modelcontextprotocol/clientCapabilities"], { elicitation: {} })
+        // As declared, with the tasks extension every modern request declares (the server may answer with a task).
+        assert.deepStrictEqual(meta["io.modelcontextprotocol/clientCapabilities"], {
+          elicitation: {},
+          extensions: { "io.modelcontextprotocol/tasks": {} }
+        })
         assert.deepStrictEqual(meta["io.modelcontextprotocol/clientInfo"], { name: "mcp-fleet-test", version: "0.0.0" })
         assert.strictEqual(meta["io.modelcontextprotocol/logLevel"], "warning")
       }

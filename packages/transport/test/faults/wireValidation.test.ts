@@ -90,7 +90,9 @@ describe("Fault: wire validation (in-memory peer)", () => {
       toolHeaders: new Map(),
       answer: undefined,
       maxRounds: 1,
-      now: () => 0
+      now: () => 0,
+      scrub: (text) => text,
+      scrubValue: (value) => value
     }
     const session = { serverInfo: { name: "s", version: "1" }, capabilities: {}, instructions: undefined }
     for (const version of ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]) {

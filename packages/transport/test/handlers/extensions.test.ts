@@ -56,7 +56,10 @@ describe("the extensions option", () => {
       yield* client.callTool("echo", {})
       const [call] = framesWith(frames, "tools/call")
       const meta = field(call?.["params"], "_meta")
-      assert.deepStrictEqual(field(meta, "io.modelcontextprotocol/clientCapabilities"), { extensions: skills })
+      // Beside the tasks extension, which the client declares on every modern request (`ModernTasks.declare`).
+      assert.deepStrictEqual(field(meta, "io.modelcontextprotocol/clientCapabilities"), {
+        extensions: { ...skills, "io.modelcontextprotocol/tasks": {} }
+      })
     }))
 
   it.live("over HTTP: initialize declares them", () =>

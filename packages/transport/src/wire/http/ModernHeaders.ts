@@ -112,7 +112,15 @@ export const annotations = (inputSchema: unknown): Annotations => {
   return visit(inputSchema, []) ? { _tag: "Valid", parameters } : { _tag: "Invalid", rule: broken ?? "invalid" }
 }
 
-const NAMED = new Set(["tools/call", "prompts/get", "resources/read"])
+/** The body field `Mcp-Name` mirrors, by method (SEP-2243; the `tasks/*` rows are SEP-2663's, for routing by task). */
+const NAMED: ReadonlyMap<string, string> = new Map([
+  ["tools/call", "name"],
+  ["prompts/get", "name"],
+  ["resources/read", "uri"],
+  ["tasks/get", "taskId"],
+  ["tasks/update", "taskId"],
+  ["tasks/cancel", "taskId"]
+])
 
 /**
  * The headers of one modern request. `parameters` are the called tool's designated parameters (when known): a value
@@ -127,8 +135,9 @@ export const forRequest = (
   parameters: ReadonlyArray<HeaderParameter> | undefined
 ): Record<string, string> => {
   const headers: Record<string, string> = { "mcp-protocol-version": protocolVersion, "mcp-method": method }
-  if (!NAMED.has(method) || !isRecord(params)) return headers
-  const name = method === "resources/read" ? params["uri"] : params["name"]
+  const field = NAMED.get(method)
+  if (field === undefined || !isRecord(params)) return headers
+  const name = params[field]
   if (typeof name === "string") headers["mcp-name"] = headerValue(name)
   if (method !== "tools/call" || parameters === undefined) return headers
   for (const { header, path, type } of parameters) {
