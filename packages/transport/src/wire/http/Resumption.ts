@@ -46,13 +46,15 @@ export interface Resumption {
    * (a stream that used them without carrying a message is given up), a refused GET tried once more, and
    * `maxResumeAttempts` attempts in a row without an event. `giveUp` says why it stopped. A GET's status never
    * counts as a session loss: a POST finds that out. It stops too when the transport closes or the session is lost.
+   * `answered` runs each time a GET has its answer (its status, or the failure to get one).
    */
   readonly resume: (
     at: SseReader.Cursor,
     done: () => boolean,
     giveUp: (reason: string) => void,
     who: Exchange.Origin,
-    immediately: boolean
+    immediately: boolean,
+    answered: Effect.Effect<void>
   ) => Effect.Effect<void>
 }
 
@@ -73,7 +75,7 @@ export const make = (context: Context): Resumption => {
       oversize: onOversize
     }).pipe(Effect.ignore)
 
-  const resume: Resumption["resume"] = Effect.fnUntraced(function*(at, done, giveUp, who, immediately) {
+  const resume: Resumption["resume"] = Effect.fnUntraced(function*(at, done, giveUp, who, immediately, answered) {
     const g = session.generation
     const stale = () => session.closed || done() || session.generation !== g
     const budget = Reconnects.budget()
@@ -92,7 +94,7 @@ export const make = (context: Context): Resumption => {
       const seen = at.events
       const messages = at.messages
       const outcome = yield* Effect.scoped(Effect.gen(function*() {
-        const response = yield* Exchange.execute(client, url, get(at.lastEventId), who)
+        const response = yield* Exchange.execute(client, url, get(at.lastEventId), who).pipe(Effect.ensuring(answered))
         const status = response.status
         if (status < 200 || status >= 300) return status
         session.confirm(sentWith)
