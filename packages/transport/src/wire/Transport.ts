@@ -3,8 +3,10 @@
  *
  * A transport moves whole JSON-RPC messages and reports its own end. It knows nothing of ids beyond routing
  * (HTTP answers a request on the request's own exchange), nothing of deadlines and nothing of the handshake: the
- * session owns those. Everything here is synchronous on purpose: `send` only queues, and the transport calls its
- * `Receiver` from its own fibers, so the session's hot path (stdio) pays no Effect step per message.
+ * session owns those (it only tells the wire the handshake's outcome, `established`, and hands it the handshake's
+ * last message, `initialized`, to wait until the wire has settled after it). Everything on the per-message path is
+ * synchronous on purpose: `send` only queues, and the transport calls its `Receiver` from its own fibers, so the
+ * session's hot path (stdio) pays no Effect step per message.
  *
  * @since 0.2.0
  */
