@@ -9,6 +9,8 @@
  *
  * - `stdio direct`: the client spawns `bench/servers/echo-server.mjs`;
  * - `stdio gateway`: the client spawns `mcp-fleet serve --prefix conditional`, which spawns the echo server;
+ * - `stdio relay`: the client spawns `bench/servers/relay-stdio.mjs`, a hand-written relay that only parses and
+ *   re-encodes each message (no Effect): the floor of any Node process in the middle, on this machine;
  * - `http direct`: the client posts to `bench/servers/echo-http.mjs` (the same echo over node:http);
  * - `http gateway → http`: to `mcp-fleet serve --http` in front of that HTTP echo server;
  * - `http gateway → stdio`, `mcp-proxy → stdio`, `supergateway → stdio` (its `--stateful` mode; the default
@@ -18,6 +20,11 @@
  * process in the middle spent per call (from `/proc/<pid>/stat`, at c=64). Not a test: nothing asserts a time.
  *
  *   node bench/src/gatewayProxy.ts [--rounds=3] [--ms=2000] [--warmup=500] [--targets=stdio-direct,stdio-gateway]
+ *     [--concurrencies=1,64] [--cli-b=/path/to/earlier/checkout/packages/cli/bin/mcp-fleet.mjs]
+ *     [--cpu-prof-dir=DIR]
+ *
+ * Also reported: the CPU this process (the load generator) spent per call at c=64, to tell the client's own cost
+ * from the gateway's.
  *
  * @since 0.0.0
  */
@@ -48,11 +55,20 @@ const PAYLOAD = "x".repeat(64)
 /** `--cpu-prof-dir=DIR`: the gateway processes run under `node --cpu-prof`, their profiles written to DIR at exit. */
 const PROFILE_DIR = arg("cpu-prof-dir", "")
 const profiled = PROFILE_DIR === "" ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`]
-const CONCURRENCIES = [1, 64] as const
+/** `--concurrencies=64`: only some of the concurrencies (a profile of the c=64 phase alone). */
+const CONCURRENCIES = arg("concurrencies", "1,64").split(",").map(Number)
+/**
+ * `--cli-b=PATH`: another build's `packages/cli/bin/mcp-fleet.mjs` (a checkout of an earlier commit); its gateway
+ * cells run beside this tree's, in the same rounds, as `stdio-gateway-b`, `http-gateway-http-b`, `http-gateway-stdio-b`.
+ */
+const CLI_B = arg("cli-b", "")
+/** `--call=ping`: `ping` instead of `tools/call echo` (a gateway answers it itself: the cost of its front alone). */
+const PING = arg("call", "echo") === "ping"
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 const cli = here("../../packages/cli/bin/mcp-fleet.mjs")
 const echoHttp = here("../servers/echo-http.mjs")
+const relayStdio = here("../servers/relay-stdio.mjs")
 const mcpProxy = here("../node_modules/mcp-proxy/dist/bin/mcp-proxy.mjs")
 const supergateway = here("../node_modules/supergateway/dist/index.js")
 
@@ -100,6 +116,53 @@ const legacy = { name: "bench-host", protocol: "legacy" } as const
 
 const urlOf = (line: string) => JSON.parse(line).url as string
 
+/** The gateway's three cells, run by the CLI at `bin` (`--cli-b`: a second build, for a same-run A/B). */
+const gatewayTargets = (bin: string, tag: string): ReadonlyArray<Target> => {
+  const suffix = tag === "" ? "" : "-b"
+  return [
+    {
+      id: `stdio-gateway${suffix}`,
+      label: `stdio gateway → stdio${tag}`,
+      setup: async (dir) => {
+        const file = config(dir, `stdio${suffix}.json`, { echo: stdioEcho })
+        return {
+          client: {
+            ...legacy,
+            command: process.execPath,
+            args: [...profiled, bin, "serve", "--config", file, "--prefix", "conditional"]
+          },
+          middle: () => childPid(file)!
+        }
+      }
+    },
+    {
+      id: `http-gateway-http${suffix}`,
+      label: `http gateway → http${tag}`,
+      setup: async (dir) => {
+        const echo = await start([echoHttp], /"url"/)
+        const file = config(dir, `http-http${suffix}.json`, { echo: { url: urlOf(echo.line) } })
+        const gateway = await start(
+          [...profiled, bin, "serve", "--config", file, "--http", "127.0.0.1:0", "--prefix", "conditional"],
+          /^\{"url"/
+        )
+        return { client: { ...legacy, url: urlOf(gateway.line), transport: "http" }, middle: () => gateway.child.pid! }
+      }
+    },
+    {
+      id: `http-gateway-stdio${suffix}`,
+      label: `http gateway → stdio${tag}`,
+      setup: async (dir) => {
+        const file = config(dir, `http-stdio${suffix}.json`, { echo: stdioEcho })
+        const gateway = await start(
+          [...profiled, bin, "serve", "--config", file, "--http", "127.0.0.1:0", "--prefix", "conditional"],
+          /^\{"url"/
+        )
+        return { client: { ...legacy, url: urlOf(gateway.line), transport: "http" }, middle: () => gateway.child.pid! }
+      }
+    }
+  ]
+}
+
 const targets: ReadonlyArray<Target> = [
   {
     id: "stdio-direct",
@@ -107,19 +170,12 @@ const targets: ReadonlyArray<Target> = [
     setup: async () => ({ client: { ...legacy, ...stdioEcho } })
   },
   {
-    id: "stdio-gateway",
-    label: "stdio gateway → stdio",
-    setup: async (dir) => {
-      const file = config(dir, "stdio.json", { echo: stdioEcho })
-      return {
-        client: {
-          ...legacy,
-          command: process.execPath,
-          args: [...profiled, cli, "serve", "--config", file, "--prefix", "conditional"]
-        },
-        middle: () => childPid(file)!
-      }
-    }
+    id: "stdio-relay",
+    label: "stdio relay (relay-stdio.mjs: JSON.parse/stringify only) → stdio",
+    setup: async () => ({
+      client: { ...legacy, command: process.execPath, args: [relayStdio, process.execPath, echoServerPath] },
+      middle: () => childPid(relayStdio)!
+    })
   },
   {
     id: "http-direct",
@@ -129,31 +185,8 @@ const targets: ReadonlyArray<Target> = [
       return { client: { ...legacy, url: urlOf(echo.line), transport: "http" } }
     }
   },
-  {
-    id: "http-gateway-http",
-    label: "http gateway → http",
-    setup: async (dir) => {
-      const echo = await start([echoHttp], /"url"/)
-      const file = config(dir, "http-http.json", { echo: { url: urlOf(echo.line) } })
-      const gateway = await start(
-        [...profiled, cli, "serve", "--config", file, "--http", "127.0.0.1:0", "--prefix", "conditional"],
-        /^\{"url"/
-      )
-      return { client: { ...legacy, url: urlOf(gateway.line), transport: "http" }, middle: () => gateway.child.pid! }
-    }
-  },
-  {
-    id: "http-gateway-stdio",
-    label: "http gateway → stdio",
-    setup: async (dir) => {
-      const file = config(dir, "http-stdio.json", { echo: stdioEcho })
-      const gateway = await start(
-        [...profiled, cli, "serve", "--config", file, "--http", "127.0.0.1:0", "--prefix", "conditional"],
-        /^\{"url"/
-      )
-      return { client: { ...legacy, url: urlOf(gateway.line), transport: "http" }, middle: () => gateway.child.pid! }
-    }
-  },
+  ...gatewayTargets(cli, ""),
+  ...(CLI_B === "" ? [] : gatewayTargets(CLI_B, " (B)")),
   {
     id: "mcp-proxy",
     label: "mcp-proxy 6.7.19 → stdio",
@@ -210,6 +243,8 @@ interface Sample {
   readonly p50Us: number
   readonly p99Us: number
   readonly middleCpuUsPerCall: number | undefined
+  /** The CPU this process (the load generator: the client) spent per call. */
+  readonly clientCpuUsPerCall: number
 }
 
 /** `concurrency` fibers calling back to back until `until`; every call's latency (ms). */
@@ -219,6 +254,11 @@ const loop = (client: McpClient.McpClient, concurrency: number, until: number) =
     const worker = Effect.gen(function*() {
       while (performance.now() < until) {
         const started = performance.now()
+        if (PING) {
+          yield* client.ping()
+          latencies.push(performance.now() - started)
+          continue
+        }
         const result = yield* client.callTool("echo", { payload: PAYLOAD })
         latencies.push(performance.now() - started)
         const block = result.content[0]
@@ -247,15 +287,18 @@ const measureTarget = (target: Target, dir: string) =>
       yield* loop(client, concurrency, performance.now() + WARMUP_MS)
       const pid = setup.middle?.()
       const cpuBefore = pid === undefined ? 0 : cpuMicros(pid)
+      const clientBefore = process.cpuUsage()
       const started = performance.now()
       const latencies = yield* loop(client, concurrency, started + WINDOW_MS)
       const elapsed = performance.now() - started
       const cpu = pid === undefined ? undefined : (cpuMicros(pid) - cpuBefore) / latencies.length
+      const own = process.cpuUsage(clientBefore)
       samples.set(concurrency, {
         callsPerSec: (latencies.length * 1000) / elapsed,
         p50Us: percentile(latencies, 50) * 1000,
         p99Us: percentile(latencies, 99) * 1000,
-        middleCpuUsPerCall: cpu
+        middleCpuUsPerCall: cpu,
+        clientCpuUsPerCall: (own.user + own.system) / latencies.length
       })
     }
     return samples
@@ -304,15 +347,18 @@ const main = async () => {
   )
   console.log("")
   console.log(
-    "| target | c=1 calls/s | c=1 p50 µs | c=64 calls/s | c=64 p50 µs | c=64 p99 µs | middle CPU µs/call (c=64) |"
+    "| target | c=1 calls/s | c=1 p50 µs | middle CPU µs/call (c=1) | c=64 calls/s | c=64 p50 µs | c=64 p99 µs | " +
+      "middle CPU µs/call (c=64) | client CPU µs/call (c=64) |"
   )
-  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
   for (const target of active) {
     const s = (c: number, k: keyof Sample, d = 0) => fmt(summary(target.id, c, k), d)
     console.log(
-      `| ${target.label} | ${s(1, "callsPerSec")} | ${s(1, "p50Us")} | ${s(64, "callsPerSec")} | ${s(64, "p50Us")} | ${
-        s(64, "p99Us")
-      } | ${s(64, "middleCpuUsPerCall", 1)} |`
+      `| ${target.label} | ${s(1, "callsPerSec")} | ${s(1, "p50Us")} | ${s(1, "middleCpuUsPerCall", 1)} | ${
+        s(64, "callsPerSec")
+      } | ${s(64, "p50Us")} | ${s(64, "p99Us")} | ${s(64, "middleCpuUsPerCall", 1)} | ${
+        s(64, "clientCpuUsPerCall", 1)
+      } |`
     )
   }
   console.log("")
@@ -327,9 +373,13 @@ const main = async () => {
       (summary(proxied, c, "p50Us") ?? Number.NaN) - (summary(direct, c, "p50Us") ?? Number.NaN)
     if (!Number.isNaN(ratio)) console.log(`| ${label} | ${ratio.toFixed(2)} × | ${fmt(added(1))} | ${fmt(added(64))} |`)
   }
-  against("stdio-gateway", "stdio-direct", "stdio gateway vs stdio direct")
-  against("http-gateway-http", "http-direct", "http gateway → http vs http direct")
-  against("http-gateway-stdio", "stdio-direct", "http gateway → stdio vs stdio direct")
+  for (const suffix of CLI_B === "" ? [""] : ["", "-b"]) {
+    const tag = suffix === "" ? "" : " (B)"
+    against(`stdio-gateway${suffix}`, "stdio-direct", `stdio gateway${tag} vs stdio direct`)
+    against(`http-gateway-http${suffix}`, "http-direct", `http gateway → http${tag} vs http direct`)
+    against(`http-gateway-stdio${suffix}`, "stdio-direct", `http gateway → stdio${tag} vs stdio direct`)
+  }
+  against("stdio-relay", "stdio-direct", "stdio relay (the floor of a Node proxy) vs stdio direct")
   against("mcp-proxy", "stdio-direct", "mcp-proxy → stdio vs stdio direct")
   against("supergateway", "stdio-direct", "supergateway → stdio vs stdio direct")
 }

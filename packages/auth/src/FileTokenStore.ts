@@ -1,8 +1,13 @@
 /**
  * A {@link TokenStore} in one JSON file (`tokens.json`) in a directory the host names (the CLI: its config
  * directory). The file is written atomically (a new file created with mode `0600`, then renamed over the old
- * one) in a directory created with mode `0700`, and read afresh on every lookup, so that a login made by another
+ * one) in a directory created with mode `0700`, and checked on every lookup, so that a login made by another
  * process (`mcp-fleet auth login`) is seen at once.
+ *
+ * - **Checked, not re-read**: a lookup `stat`s the file and reads it only when its identity changed (inode, links,
+ *   size, modification time: every write renames a new file over the old one; a file changed in the last two
+ *   seconds is read again each time); lookups made while one check is under way share its answer. Every request to an HTTP server asks for its headers, and reading the file afresh each time
+ *   was the largest single item of a gateway's CPU in front of an HTTP upstream (BENCHMARKS.md, issue 29).
  *
  * - **Per entry**: each server's tokens and each issuer's client are decoded on their own. An entry that cannot be
  *   decoded is dropped with a warning naming its server (or issuer); every other entry is kept.
@@ -17,7 +22,11 @@
  *
  * @since 0.1.0
  */
+import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -65,6 +74,12 @@ const decodeOutline = Schema.decodeUnknownOption(Schema.fromJsonString(StoreOutl
 const decodeTokens = Schema.decodeUnknownOption(StoredTokens)
 const decodeClient = Schema.decodeUnknownOption(StoredClient)
 const empty: StoreFile = { version: 1, tokens: {}, clients: {} }
+
+/**
+ * A file modified less than this long ago is read again at the next lookup rather than remembered: a second change
+ * within the file system's timestamp resolution (a second or two on some) would leave its stamp unchanged.
+ */
+const RACY_MS = 2_000
 
 /** How many `.corrupt` copies are kept at most; past that the store refuses to write rather than lose one. */
 const MAX_CORRUPT_COPIES = 100
@@ -222,7 +237,7 @@ export const make: (
     })
     yield* secureDirectory
 
-    /** Warns once per store about each dropped entry (lookups read the file afresh each time). */
+    /** Warns once per store about each dropped entry (the file is read again after each change). */
     const warnDropped = (dropped: ReadonlyArray<string>) =>
       Effect.forEach(dropped.filter((d) => !warned.has(d)), (what) => {
         warned.add(what)
@@ -231,19 +246,67 @@ export const make: (
         )
       }, { discard: true })
 
-    const read: Effect.Effect<Read> = fs.readFileString(file).pipe(
-      Effect.map(parse),
-      Effect.tap((r) => (r._tag === "Read" ? warnDropped(r.dropped) : Effect.void)),
+    /** The file read afresh; `parsed` says whether its text was read (a failed read is never remembered). */
+    type Fresh = { readonly read: Read; readonly parsed: boolean }
+    const readFile: Effect.Effect<Fresh> = fs.readFileString(file).pipe(
+      Effect.map((text): Fresh => ({ read: parse(text), parsed: true })),
+      Effect.tap(({ read }) => (read._tag === "Read" ? warnDropped(read.dropped) : Effect.void)),
       Effect.catch((error) =>
         error._tag === "PlatformError" && error.reason._tag === "NotFound"
-          ? Effect.succeed<Read>({ _tag: "Missing" })
+          ? Effect.succeed<Fresh>({ read: { _tag: "Missing" }, parsed: true })
           : Effect.logWarning("The token store could not be read").pipe(
             Effect.annotateLogs({ file, reason: error.message }),
-            Effect.as<Read>({ _tag: "Corrupt" })
+            Effect.as<Fresh>({ read: { _tag: "Corrupt" }, parsed: false })
           )
       )
     )
-    const current = Effect.map(read, (r) => (r._tag === "Read" ? r.file : empty))
+    const read: Effect.Effect<Read> = Effect.map(readFile, (r) => r.read)
+
+    /** The file as last read, under the identity it had then (`undefined`: missing). */
+    let known: { readonly stamp: string | undefined; readonly read: Read } | undefined
+    /** The check under way, which lookups made meanwhile share. */
+    let checking: Deferred.Deferred<Read> | undefined
+
+    /** The file's identity: a new file is renamed over it at every write, so any change shows here. */
+    const stampOf = (info: FileSystem.File.Info, mtime: number | undefined) =>
+      [Option.getOrUndefined(info.ino), Option.getOrUndefined(info.nlink), info.size, mtime].join(":")
+
+    /** The file as it is now: read again only when its identity changed since it was last read. */
+    const check: Effect.Effect<Read> = Effect.gen(function*() {
+      const info = yield* Effect.exit(fs.stat(file))
+      if (Exit.isFailure(info)) {
+        const missing = Option.exists(Cause.findErrorOption(info.cause), (error) => error.reason._tag === "NotFound")
+        // A file that cannot be examined is read: the read says why (and is not remembered).
+        if (!missing) return (yield* readFile).read
+        known = { stamp: undefined, read: { _tag: "Missing" } }
+        return known.read
+      }
+      const mtime = Option.getOrUndefined(Option.map(info.value.mtime, (date) => date.getTime()))
+      const stamp = stampOf(info.value, mtime)
+      if (known !== undefined && known.stamp === stamp) return known.read
+      const fresh = yield* readFile
+      // Racy: a file changed within the timestamps' resolution of now could change again under the same stamp.
+      const settled = mtime !== undefined && (yield* Clock.currentTimeMillis) - mtime >= RACY_MS
+      known = fresh.parsed && settled ? { stamp, read: fresh.read } : undefined
+      return fresh.read
+    })
+
+    /** `check`, once for every lookup made while it runs (uninterruptible: others wait on its answer). */
+    const checked: Effect.Effect<Read> = Effect.suspend(() => {
+      if (checking !== undefined) return Deferred.await(checking)
+      const deferred = Deferred.makeUnsafe<Read>()
+      checking = deferred
+      return check.pipe(
+        Effect.onExit((exit) =>
+          Effect.sync(() => {
+            if (checking === deferred) checking = undefined
+            Deferred.doneUnsafe(deferred, exit)
+          })
+        ),
+        Effect.uninterruptible
+      )
+    })
+    const current = Effect.map(checked, (r) => (r._tag === "Read" ? r.file : empty))
 
     /** Keeps the current file under the first free `.corrupt` name (a hard link: an existing name is never replaced). */
     const keepAside = Effect.gen(function*() {
@@ -288,6 +351,9 @@ export const make: (
     const update = Effect.fnUntraced(function*(change: (file: StoreFile) => StoreFile) {
       const previous = yield* read
       yield* write(change(previous._tag === "Read" ? previous.file : empty), previous)
+      // A check under way began before this write ended: lookups from now on make their own.
+      known = undefined
+      checking = undefined
     }, lock.withPermit)
 
     return TokenStore.of({

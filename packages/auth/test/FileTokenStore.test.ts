@@ -1,6 +1,7 @@
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { Cause, Effect, Layer, Logger, Option, Redacted, References } from "effect"
+import { Cause, Effect, FileSystem, Layer, Logger, Option, Redacted, References } from "effect"
+import { TestClock } from "effect/testing"
 import {
   chmodSync,
   existsSync,
@@ -42,6 +43,26 @@ const captureWarnings = (logged: Array<string>) =>
     })]),
     Layer.succeed(References.MinimumLogLevel, "Warn")
   )
+
+/** The store built over `dir` with a file system that counts the reads of its file. */
+const countingStore = (dir: string) =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const counts = { reads: 0 }
+    const counted = FileSystem.FileSystem.of({
+      ...fs,
+      readFileString: (path, encoding) =>
+        Effect.suspend(() => {
+          if (path.endsWith(FileTokenStore.FILE_NAME)) counts.reads++
+          return fs.readFileString(path, encoding)
+        })
+    })
+    const store = yield* FileTokenStore.make(dir).pipe(Effect.provideService(FileSystem.FileSystem, counted))
+    return { store, counts }
+  })
+
+const accessToken = (found: Option.Option<TokenStore.Tokens>) =>
+  Option.match(found, { onNone: () => "none", onSome: (t) => Redacted.value(t.accessToken) })
 
 /** A store file as an earlier mcp-fleet wrote it after `expires_in: 1e308`: one entry's expiresAt is null. */
 const poisoned = (good: string, bad: string) =>
@@ -199,5 +220,54 @@ describe("FileTokenStore", () => {
       const notDir = join(root, "file")
       writeFileSync(notDir, "")
       assert.include((yield* Effect.flip(FileTokenStore.make(notDir))).message, "it is not a directory")
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
+
+  it.effect("a lookup reads the file only once it changed; a change by another process is seen at the next lookup", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir
+      const file = join(dir, FileTokenStore.FILE_NAME)
+      const { counts, store } = yield* countingStore(dir)
+      const other = yield* FileTokenStore.make(dir)
+      const server = "https://mcp.example/mcp"
+      assert.strictEqual(accessToken(yield* store.getTokens(server)), "none")
+      assert.strictEqual(counts.reads, 0, "a missing file is not read")
+
+      yield* other.setTokens(server, tokens)
+      // Just written: read at each lookup while the change is within the timestamps' resolution (two seconds).
+      yield* TestClock.setTime(statSync(file).mtimeMs + 1_000)
+      assert.strictEqual(accessToken(yield* store.getTokens(server)), "at-secret-1")
+      assert.strictEqual(accessToken(yield* store.getTokens(server)), "at-secret-1")
+      assert.strictEqual(counts.reads, 2, "a file changed a second ago is read at each lookup")
+      yield* TestClock.setTime(statSync(file).mtimeMs + 2_000)
+      assert.strictEqual(accessToken(yield* store.getTokens(server)), "at-secret-1")
+      assert.strictEqual(accessToken(yield* store.getTokens(server)), "at-secret-1")
+      assert.strictEqual(accessToken(yield* store.getTokens(server)), "at-secret-1")
+      assert.strictEqual(counts.reads, 3, "a settled, unchanged file is read once")
+
+      yield* other.setTokens(server, { ...tokens, accessToken: Redacted.make("at-secret-2") })
+      assert.strictEqual(accessToken(yield* store.getTokens(server)), "at-secret-2")
+      assert.strictEqual(counts.reads, 4)
+
+      // Edited in place (no rename): its size changes, so the lookup sees it.
+      const edited = JSON.parse(readFileSync(file, "utf8"))
+      edited.tokens[server].accessToken = "at-secret-edited"
+      writeFileSync(file, JSON.stringify(edited))
+      assert.strictEqual(accessToken(yield* store.getTokens(server)), "at-secret-edited")
+
+      rmSync(file)
+      assert.strictEqual(accessToken(yield* store.getTokens(server)), "none")
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
+
+  it.effect("lookups made together share one read of the file", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir
+      const { counts, store } = yield* countingStore(dir)
+      yield* (yield* FileTokenStore.make(dir)).setTokens("https://mcp.example/mcp", tokens)
+      const found = yield* Effect.all(
+        Array.from({ length: 16 }, () => store.getTokens("https://mcp.example/mcp")),
+        { concurrency: "unbounded" }
+      )
+      assert.deepStrictEqual(found.map(accessToken), Array.from({ length: 16 }, () => "at-secret-1"))
+      assert.strictEqual(counts.reads, 1)
     }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
 })

@@ -234,7 +234,18 @@ export const make = Effect.fnUntraced(function*(
     return record !== undefined && ServerState.countsTools(ServerState.kindOf(record.state)) ? record.conn : undefined
   }
   const annotated = () => catalog.annotate(ledger.health(), readyConnOf)
-  const healthOf = (name: string) => annotated().find((h) => h.name === name)!
+  /**
+   * One known server's health, as `annotated()` has it, from its own record only: `client` asks for it on every
+   * call, and the whole fleet's health per call grew with the fleet (BENCHMARKS.md, issue 29).
+   */
+  const healthOf = (name: string) => {
+    const found = ledger.get(name)!
+    // As `ledger.health()` does: a process found dead goes offline first.
+    if (found.conn !== undefined && ServerState.isLive(found.state) && !found.conn.client.isAlive()) {
+      ledger.exited(name, found.conn)
+    }
+    return catalog.annotate([ledger.healthOf(ledger.get(name)!)], readyConnOf)[0]!
+  }
 
   /** The live client of `server`, or why there is none (as `call` says it). */
   const liveClient = (server: string) =>
@@ -340,13 +351,12 @@ export const make = Effect.fnUntraced(function*(
   })
 
   const manager: McpManager["Service"] = {
+    // Asked on every call through a gateway: the health record is built only to say why there is no client.
     client: (name) =>
-      Effect.flatMap(lookup(name), (record) => {
-        const h = healthOf(name)
-        return record.conn === undefined || h.state === "disabled"
-          ? Effect.fail(unavailable(h))
-          : Effect.succeed(record.conn.client)
-      }),
+      Effect.flatMap(lookup(name), (record) =>
+        record.conn === undefined || record.state._tag === "Disabled"
+          ? Effect.fail(unavailable(healthOf(name)))
+          : Effect.succeed(record.conn.client)),
     health: annotated,
     serverHealth: (name) => Effect.map(lookup(name), () => healthOf(name)),
     tools: () =>

@@ -499,11 +499,17 @@ export const make: (
     rounds: Rounds.Rounds | undefined
   ): Effect.Effect<unknown, Rpc.RpcError> =>
     Effect.gen(function*() {
-      // A server still starting (the fleet's first moments, a restart, a config edit) is waited for, a little.
-      if (health(server)?.state === "starting" && options.startupListWaitMs > 0) {
-        yield* Effect.ignore(Effect.timeoutOption(manager.waitForReady(server), options.startupListWaitMs))
+      // A client with a session is used at once; a server still starting (the fleet's first moments, a restart, a
+      // config edit) is waited for, a little. Its health is read only then: building every server's health on every
+      // call grew with the fleet (BENCHMARKS.md, issue 29).
+      const live = Option.filter(yield* Effect.option(manager.client(server)), (c) => Option.isSome(c.session()))
+      if (Option.isNone(live) && options.startupListWaitMs > 0) {
+        const own = yield* Effect.option(manager.serverHealth(server))
+        if (Option.isSome(own) && own.value.state === "starting") {
+          yield* Effect.ignore(Effect.timeoutOption(manager.waitForReady(server), options.startupListWaitMs))
+        }
       }
-      const client = yield* manager.client(server).pipe(
+      const client = Option.isSome(live) ? live.value : yield* manager.client(server).pipe(
         Effect.mapError((error) => Rpc.error(Rpc.INTERNAL_ERROR, error.message))
       )
       const era = Option.getOrUndefined(client.session())?.era
