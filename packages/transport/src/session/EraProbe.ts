@@ -96,11 +96,11 @@ const isFinal = (error: unknown): boolean =>
   typeof error === "object" && error !== null && "_tag" in error &&
   (error._tag === "ClientClosed" || error._tag === "ProcessExited" || error._tag === "AuthorizationRequired")
 
-/** Picks the era and runs its handshake; `initialized` gets a legacy session before `initialize` returns. */
+/** Picks the era and runs its handshake; `initialized` runs with a legacy session before `initialize` returns. */
 export const run = <E>(
   request: Request<E>,
   config: Config,
-  initialized: (session: ServerSession) => void
+  initialized: (session: ServerSession) => Effect.Effect<void>
 ): Effect.Effect<
   ServerSession,
   E | ProtocolError | UnsupportedProtocolVersion | MissingClientCapability | HeaderMismatch

@@ -17,6 +17,7 @@ import type { PendingTable, RequestOptions } from "../internal/PendingTable.ts"
 import type { InitializeError, RequestError } from "../McpError.ts"
 import { LATEST_PROTOCOL_VERSION } from "../Protocol.ts"
 import * as ModernHeaders from "../wire/http/ModernHeaders.ts"
+import type { Notification } from "../wire/Transport.ts"
 import type * as Settings from "./Config.ts"
 import * as Era from "./Era.ts"
 import { EraCache } from "./EraCache.ts"
@@ -63,7 +64,14 @@ export interface Handshake {
   readonly sessionsLost: () => number
 }
 
-const INITIALIZED = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
+const INITIALIZED: Notification = {
+  _tag: "Notification",
+  method: "notifications/initialized",
+  text: "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
+}
+
+/** The bound of the wait for the wire to settle after the handshake when neither deadline is finite. */
+const SETTLE_FALLBACK_MS = 30_000
 
 /** Builds the handshake of a session. */
 export const make = Effect.fnUntraced(function*(config: Config) {
@@ -73,6 +81,9 @@ export const make = Effect.fnUntraced(function*(config: Config) {
   let era: Era.Era = Era.legacy(config.eraParts, LATEST_PROTOCOL_VERSION)
   let fiber: Fiber.Fiber<void> | undefined
   let sessionsLost = 0
+  /** How long a handshake waits for the wire to settle: the notification's deadline, within initialize's. */
+  const settleBound = Math.min(settings.requestTimeoutMs, settings.initializeTimeoutMs)
+  const settleWithinMs = Number.isFinite(settleBound) ? settleBound : SETTLE_FALLBACK_MS
 
   const probe = EraProbe.run(config.send, {
     server,
@@ -88,13 +99,48 @@ export const make = Effect.fnUntraced(function*(config: Config) {
     headers: (method, version) =>
       link.isHttp() ? ModernHeaders.forRequest(method, undefined, version, undefined) : undefined,
     logLevel: settings.logLevel
-  }, (session) => {
-    // A legacy session: the wire learns its version before `notifications/initialized` goes out.
-    link.established(session.protocolVersion, Era.legacyConduct)
-    link.send({ _tag: "Notification", method: "notifications/initialized", text: INITIALIZED })
-  })
+  }, (session) =>
+    Effect.suspend(() => {
+      // A legacy session: the wire learns its version before `notifications/initialized` goes out, and the session
+      // is ready only once the wire has settled after it (Streamable HTTP: the notification accepted and the GET
+      // stream answered), so that no request of the caller goes before it, nor before the server's own stream.
+      link.established(session.protocolVersion, Era.legacyConduct)
+      return link.initialized(INITIALIZED).pipe(
+        Effect.timeoutOption(settleWithinMs),
+        Effect.flatMap((settled) =>
+          settled._tag === "Some" ? Effect.void : Effect.sync(() =>
+            config.diagnose(
+              `the wire did not settle within ${settleWithinMs} ms of notifications/initialized (the server's own ` +
+                "stream did not answer); ready without it: what the server sends unprompted may be lost until it opens"
+            )
+          )
+        )
+      )
+    }))
 
   const renewal = SessionRenewal.make(server, settings.sessionRenewal ?? SessionRenewal.DEFAULT_SCHEDULE)
+  /** Whether a handshake runs: a session loss reported meanwhile waits for its end. */
+  let running = false
+  /**
+   * A session loss the wire reported while a handshake ran (the server refused its `notifications/initialized` as
+   * a session it does not know): renewed once that handshake has made the session ready.
+   */
+  let lostMeanwhile: boolean | undefined
+
+  /** Fails what is in flight and runs the handshake again. */
+  const renew = (confirmed: boolean) => {
+    if (!readiness.move({ _tag: "SessionLost", done: Deferred.makeUnsafe() })) return
+    config.pending.failAll((entry) => new SessionExpired({ server, method: entry.method }))
+    config.diagnose("the server ended the session; initializing a new one")
+    begin(renewal.before(confirmed))
+  }
+
+  /** Runs a handshake in a fiber of the session. */
+  const begin = (before: Effect.Effect<void, InitializeError>) => {
+    running = true
+    fiber = config.run(handshake(before))
+  }
+
   /** The handshake, after `before` (a renewal's wait, which may give up with `SessionsForgotten`). */
   const handshake = (before: Effect.Effect<void, InitializeError>): Effect.Effect<void> =>
     Effect.andThen(before, probe).pipe(
@@ -107,9 +153,15 @@ export const make = Effect.fnUntraced(function*(config: Config) {
             if (eraKey !== undefined) eraCache.set(eraKey, era.name)
             const instructions = session.instructions === undefined ? undefined : config.scrub(session.instructions)
             readiness.move({ _tag: "Initialized", session: { ...session, instructions } })
+            running = false
+            const meanwhile = lostMeanwhile
+            lostMeanwhile = undefined
+            if (meanwhile !== undefined) renew(meanwhile)
           }),
         onFailure: (raw: InitializeError) =>
           Effect.suspend(() => {
+            running = false
+            lostMeanwhile = undefined
             const error = Scrub.initializeFailure(config.scrub, raw)
             // A failed handshake (first or renewed) is terminal: the session ends, with `Failed` kept as why. One
             // move, so whoever sees `awaitReady` fail also sees `isAlive()` false.
@@ -120,15 +172,11 @@ export const make = Effect.fnUntraced(function*(config: Config) {
     )
 
   return {
-    start: () => {
-      fiber = config.run(handshake(Effect.void))
-    },
+    start: () => begin(Effect.void),
     lost: (confirmed) => {
       sessionsLost++
-      if (!readiness.move({ _tag: "SessionLost", done: Deferred.makeUnsafe() })) return
-      config.pending.failAll((entry) => new SessionExpired({ server, method: entry.method }))
-      config.diagnose("the server ended the session; initializing a new one")
-      fiber = config.run(handshake(renewal.before(confirmed)))
+      if (running) lostMeanwhile = confirmed
+      else renew(confirmed)
     },
     era: () => era,
     idle: () => fiber === undefined || fiber.pollUnsafe() !== undefined,

@@ -44,15 +44,18 @@ const versionRejection = (server: string, error: unknown): UnsupportedProtocolVe
   })
 }
 
-/** Runs the handshake over `request`; `initialized` is called with the session before it is returned. */
+/**
+ * Runs the handshake over `request`; `initialized` runs with the session (it sends `notifications/initialized` and
+ * waits for the wire to settle) before the session is returned.
+ */
 export const run: <E>(
   request: Request<E>,
   client: ClientDescription,
-  initialized: (session: ServerSession) => void
+  initialized: (session: ServerSession) => Effect.Effect<void>
 ) => Effect.Effect<ServerSession, E | ProtocolError | UnsupportedProtocolVersion> = Effect.fnUntraced(function*<E>(
   request: Request<E>,
   client: ClientDescription,
-  initialized: (session: ServerSession) => void
+  initialized: (session: ServerSession) => Effect.Effect<void>
 ) {
   const { server } = client
   const raw = yield* request("initialize", {
@@ -81,6 +84,6 @@ export const run: <E>(
     instructions: result.instructions,
     era: "legacy"
   }
-  initialized(session)
+  yield* initialized(session)
   return session
 })

@@ -11,7 +11,7 @@
 import * as Effect from "effect/Effect"
 import type { Outlet } from "../internal/PendingTable.ts"
 import type { ClientClosed, ProcessExited } from "../McpError.ts"
-import type { Conduct, Frame, Kind, Transport } from "../wire/Transport.ts"
+import type { Conduct, Frame, Kind, Notification, Transport } from "../wire/Transport.ts"
 
 /**
  * A wire as the session sees it: the `Transport` every wire is, and what some wires have of their own (declared on
@@ -49,6 +49,8 @@ export interface Link {
   readonly authorizationContext: Effect.Effect<number>
   /** Tells the wire the negotiated version and how the era uses it (`Conduct`), and keeps the version. */
   readonly established: (protocolVersion: string, conduct: Conduct) => void
+  /** Sends the handshake's last message and completes once the wire is settled after it (`Transport.initialized`). */
+  readonly initialized: (frame: Notification) => Effect.Effect<void>
   /** The last negotiated version, for tracing. */
   readonly protocolVersion: () => string | undefined
   /** Ends the wire: bounded (`close`), or at once (`force`: the wire's `kill`, else its `close`). */
@@ -87,6 +89,7 @@ export const make = (): Link => {
       version = protocolVersion
       wire?.established(protocolVersion, conduct)
     },
+    initialized: (frame) => Effect.suspend(() => wire === undefined ? Effect.void : wire.initialized(frame)),
     protocolVersion: () => version,
     end: (mode) =>
       Effect.suspend(() => {

@@ -75,6 +75,7 @@ export const make: (
       send: (frame) => current().send(frame),
       abandon: (id) => current().abandon(id),
       established: (version, conduct) => current().established(version, conduct),
+      initialized: (frame) => Effect.suspend(() => current().initialized(frame)),
       ended: Effect.suspend(() => current().ended),
       close: Effect.suspend(() => legacy === undefined ? modern.close : Effect.andThen(modern.close, legacy.close)),
       sessionId: () => legacy === undefined ? modern.sessionId() : undefined,

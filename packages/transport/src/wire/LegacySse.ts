@@ -273,14 +273,18 @@ export const make: (
     })))
   )
 
+  const send = (frame: Frame): void => {
+    if (state._tag === "Connecting") state.queue.push(frame)
+    else if (state._tag === "Open") dispatch(state.endpoint, frame)
+  }
+
   return {
     kind: "sse",
-    send: (frame) => {
-      if (state._tag === "Connecting") state.queue.push(frame)
-      else if (state._tag === "Open") dispatch(state.endpoint, frame)
-    },
+    send,
     abandon: (id) => exchanges.get(id)?.interruptUnsafe(),
     established: () => {},
+    // The stream is this wire's first exchange: nothing opens after the handshake.
+    initialized: (frame) => Effect.sync(() => send(frame)),
     ended: Deferred.await(ended),
     close: Effect.suspend(() => {
       end("the transport was closed")

@@ -328,6 +328,7 @@ export const attach: (
     write: (text) => outbox.offer(text),
     abandon: () => {},
     established: () => {},
+    initialized: (frame) => Effect.sync(() => outbox.offer(frame.text)),
     ended: Deferred.await(ended),
     annotations: { pid: handle.pid },
     close: stop.close,

@@ -9,7 +9,9 @@
  * - **Session loss** (404, or 400 naming the session, for a POST that carried one) is reported once to the
  *   receiver, with whether a request had succeeded on that session; the receiver fails the calls in flight with the
  *   retryable `SessionExpired` and initializes again (on a backoff when sessions keep being lost unconfirmed).
- * - **GET stream:** opened once `notifications/initialized` is accepted; 405 means the server has none. A GET never
+ * - **GET stream:** opened once `notifications/initialized` is accepted; 405 means the server has none. The
+ *   handshake waits for its first answer (`initialized`): a server that sends its requests only on this stream (the
+ *   official SDK's, for a request not tied to one of the client's) drops what it sends while none is open. A GET never
  *   costs the session: a refused one (404 from an app that routes only POST) is tried once more, then given up. The
  *   reason it stopped is kept (`serverStream`) for the health record.
  * - **Resumption:** every stream keeps its own cursor (last event id, `retry:`). A stream that drops before its
@@ -26,6 +28,7 @@
  */
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import type * as Fiber from "effect/Fiber"
 import * as FiberSet from "effect/FiberSet"
 import * as HttpClient from "effect/http/HttpClient"
@@ -45,7 +48,7 @@ import * as Resumption from "./http/Resumption.ts"
 import * as SseReader from "./http/SseReader.ts"
 import * as Url from "./http/Url.ts"
 import * as UserHeaders from "./http/UserHeaders.ts"
-import type { Ended, Frame, Receiver, Transport } from "./Transport.ts"
+import type { Ended, Frame, Notification, Receiver, Transport } from "./Transport.ts"
 
 /**
  * @since 0.2.0
@@ -157,13 +160,16 @@ export const make: (
     if (lost !== undefined) receiver.sessionLost(lost.confirmed)
   }
 
-  /** The GET stream for server-initiated messages: opened once, opened again whenever it drops. */
-  const openStream = () => {
-    const at = SseReader.cursor()
-    serverStream = undefined
-    const g = session.generation
-    run(
-      streams.resume(
+  /**
+   * The GET stream for server-initiated messages, opened again whenever it drops (within the `Reconnects` rules);
+   * `answered` runs once its first GET has its answer.
+   */
+  const serverStreamOf = (answered: Effect.Effect<void>): Effect.Effect<void> =>
+    Effect.suspend(() => {
+      const at = SseReader.cursor()
+      serverStream = undefined
+      const g = session.generation
+      return streams.resume(
         at,
         () => false,
         (reason) => {
@@ -172,10 +178,10 @@ export const make: (
           if (!reason.includes("405")) receiver.diagnose(`the GET stream stopped: ${reason}`)
         },
         { server, method: "GET stream" },
-        true
-      ).pipe(withNames)
-    )
-  }
+        true,
+        answered
+      )
+    })
 
   const failed = (id: number) => (error: Parameters<Receiver["failRequest"]>[1]) =>
     Effect.sync(() => {
@@ -277,7 +283,8 @@ export const make: (
             if (receiver.isPending(frame.id)) receiver.failRequest(frame.id, new StreamEnded({ ...who, reason }))
           },
           who,
-          false
+          false,
+          Effect.void
         )
       }
       return yield* fail(
@@ -288,8 +295,11 @@ export const make: (
     })).pipe(Effect.catch(fail), withNames)
   }
 
-  /** A notification or a response: fire and forget, bounded; only a session loss or a failure is reported. */
-  const deliver = (frame: Exclude<Frame, { _tag: "Request" }>): Effect.Effect<void> => {
+  /**
+   * A notification or a response, bounded: whether the server accepted it. Only a session loss or a failure is
+   * reported.
+   */
+  const deliver = (frame: Exclude<Frame, { _tag: "Request" }>): Effect.Effect<boolean> => {
     const method = frame._tag === "Notification" ? frame.method : "a response"
     const who = { server, method }
     const sentWith = session.id
@@ -297,24 +307,43 @@ export const make: (
       const response = yield* Exchange.execute(client, url, post(frame, method), who)
       if (response.status >= 200 && response.status < 300) {
         session.confirm(sentWith)
-        if (method === "notifications/initialized") openStream()
-        return
+        return true
       }
       const body = yield* Exchange.errorBody(response)
-      if (session.isLoss(response.status, body, sentWith)) return sessionLoss(sentWith)
-      receiver.diagnose(Exchange.statusError(response, body, who, receiver.excerpt).message)
+      if (session.isLoss(response.status, body, sentWith)) sessionLoss(sentWith)
+      else receiver.diagnose(Exchange.statusError(response, body, who, receiver.excerpt).message)
+      return false
     })).pipe(
-      Effect.catch((error) => Effect.sync(() => receiver.diagnose(error.message))),
+      Effect.catch((error) => Effect.as(Effect.sync(() => receiver.diagnose(error.message)), false)),
       Effect.timeoutOption(options.notifyTimeoutMs),
-      Effect.asVoid,
+      Effect.map((accepted) => accepted._tag === "Some" && accepted.value),
       withNames
     )
   }
 
+  /**
+   * `notifications/initialized`, then (once the server accepted it) the GET stream, in one fiber of the transport;
+   * completes once that GET has its first answer, or at once when the notification was not accepted.
+   */
+  const initialized = (frame: Notification): Effect.Effect<void> =>
+    Effect.suspend(() => {
+      if (session.closed) return Effect.void
+      const settled = Deferred.makeUnsafe<void>()
+      const settle = Effect.asVoid(Deferred.done(settled, Exit.void))
+      run(
+        deliver(frame).pipe(
+          Effect.flatMap((accepted) => accepted ? serverStreamOf(settle) : Effect.void),
+          Effect.ensuring(settle),
+          withNames
+        )
+      )
+      return Deferred.await(settled)
+    })
+
   const send = (frame: Frame): void => {
     if (session.closed) return
     if (frame._tag === "Response") {
-      const bounded = answers.bounded(deliver(frame))
+      const bounded = answers.bounded(Effect.asVoid(deliver(frame)))
       if (bounded === undefined) {
         receiver.diagnose(`dropped an answer to a server request: ${AnswerPool.MAX_WAITING} answers already wait`)
       } else run(bounded)
@@ -327,7 +356,7 @@ export const make: (
       ) {
         return
       }
-      run(deliver(frame))
+      run(Effect.asVoid(deliver(frame)))
       return
     }
     const fiber = run(exchange(frame))
@@ -365,6 +394,7 @@ export const make: (
       session.version = version
       session.conduct = how
     },
+    initialized,
     ended: Deferred.await(ended),
     sessionId: () => session.id,
     serverStream: () => serverStream,

@@ -3,8 +3,10 @@
  *
  * A transport moves whole JSON-RPC messages and reports its own end. It knows nothing of ids beyond routing
  * (HTTP answers a request on the request's own exchange), nothing of deadlines and nothing of the handshake: the
- * session owns those. Everything here is synchronous on purpose: `send` only queues, and the transport calls its
- * `Receiver` from its own fibers, so the session's hot path (stdio) pays no Effect step per message.
+ * session owns those (it only tells the wire the handshake's outcome, `established`, and hands it the handshake's
+ * last message, `initialized`, to wait until the wire has settled after it). Everything on the per-message path is
+ * synchronous on purpose: `send` only queues, and the transport calls its `Receiver` from its own fibers, so the
+ * session's hot path (stdio) pays no Effect step per message.
  *
  * @since 0.2.0
  */
@@ -35,8 +37,20 @@ export type Frame =
     /** Headers of this request over HTTP (the modern era's `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`…). */
     readonly headers?: Readonly<Record<string, string>> | undefined
   }
-  | { readonly _tag: "Notification"; readonly method: string; readonly text: string }
+  | Notification
   | { readonly _tag: "Response"; readonly text: string }
+
+/**
+ * One outbound notification, already encoded.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface Notification {
+  readonly _tag: "Notification"
+  readonly method: string
+  readonly text: string
+}
 
 /**
  * Why a transport failed one request without an answer from the server.
@@ -147,6 +161,15 @@ export interface Transport {
    * uses the wire as `conduct` says.
    */
   readonly established: (protocolVersion: string, conduct: Conduct) => void
+  /**
+   * Sends the handshake's last message (`notifications/initialized`, which the legacy era sends) and completes once
+   * the wire is settled after it, so that no request of the session's caller overtakes what the wire opens then. At
+   * once on stdio and legacy HTTP+SSE (the message is queued, in order); on Streamable HTTP once the notification's
+   * POST is answered and, when the server accepted it, the server's own stream (the GET) has its first answer: open
+   * (200), or refused (405, or another status: what the server sends unprompted does not arrive then). Never fails;
+   * the session bounds the wait (a GET that never answers).
+   */
+  readonly initialized: (frame: Notification) => Effect.Effect<void>
   /** Completes when the transport can no longer carry messages by itself (never before `close` for plain HTTP). */
   readonly ended: Effect.Effect<Ended>
   /** Ends the transport, bounded: aborts every exchange and stream and ends the session (`DELETE`) if any. */

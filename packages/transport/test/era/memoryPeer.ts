@@ -93,20 +93,23 @@ export const session = (
       notificationReplay: 4,
       secrets: [],
       ...options
-    }, (receiver) =>
-      Effect.succeed({
+    }, (receiver) => {
+      const send = (frame: Frame) => {
+        const parsed = parse(frame)
+        sent.push(parsed)
+        respond(parsed, (message) => queueMicrotask(() => receiver.message(JSON.stringify(message))))
+      }
+      return Effect.succeed({
         kind: options.kind ?? "stdio",
-        send: (frame: Frame) => {
-          const parsed = parse(frame)
-          sent.push(parsed)
-          respond(parsed, (message) => queueMicrotask(() => receiver.message(JSON.stringify(message))))
-        },
+        send,
+        initialized: (frame: Frame) => Effect.sync(() => send(frame)),
         abandon: () => {},
         established: (version: string) => {
           established.push(version)
         },
         ended: Effect.never,
         close: Effect.void
-      }))
+      })
+    })
     return { client, sent, established, methods: () => sent.map((s) => s.method) }
   })

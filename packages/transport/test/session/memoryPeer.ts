@@ -57,15 +57,17 @@ export const make = (options: Options = {}): Effect.Effect<MemoryPeer, never, Sc
     }, (r) =>
       Effect.sync((): Transport.Transport => {
         receiver = r
+        const send = (frame: Transport.Frame) => {
+          const message: Message = JSON.parse(frame.text)
+          frames.push(message)
+          Queue.offerUnsafe(inbox, message)
+        }
         return {
           kind: "http",
-          send: (frame) => {
-            const message: Message = JSON.parse(frame.text)
-            frames.push(message)
-            Queue.offerUnsafe(inbox, message)
-          },
+          send,
           abandon: () => {},
           established: () => {},
+          initialized: (frame) => Effect.sync(() => send(frame)),
           ended: Deferred.await(ended),
           close: Effect.void
         }

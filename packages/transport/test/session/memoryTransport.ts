@@ -56,6 +56,7 @@ export const memoryPeer = (
           send: (frame) => Queue.offerUnsafe(sent, frame.text),
           abandon: () => {},
           established: () => {},
+          initialized: (frame) => Effect.sync(() => Queue.offerUnsafe(sent, frame.text)),
           ended: Deferred.await(ended),
           close: Effect.void
         }

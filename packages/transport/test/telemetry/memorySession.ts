@@ -73,6 +73,7 @@ export const open = (answer: (sent: Sent) => Answer) =>
           },
           abandon: () => {},
           established: () => {},
+          initialized: () => Effect.void,
           ended: Deferred.await(ended),
           sessionId: () => "session-1",
           close: Effect.void

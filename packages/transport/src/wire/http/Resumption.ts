@@ -46,13 +46,16 @@ export interface Resumption {
    * (a stream that used them without carrying a message is given up), a refused GET tried once more, and
    * `maxResumeAttempts` attempts in a row without an event. `giveUp` says why it stopped. A GET's status never
    * counts as a session loss: a POST finds that out. It stops too when the transport closes or the session is lost.
+   * `answered` runs each time a GET has its answer: the stream is open, or the GET failed and is tried again (when it
+   * is given up, `resume` returns after `giveUp`).
    */
   readonly resume: (
     at: SseReader.Cursor,
     done: () => boolean,
     giveUp: (reason: string) => void,
     who: Exchange.Origin,
-    immediately: boolean
+    immediately: boolean,
+    answered: Effect.Effect<void>
   ) => Effect.Effect<void>
 }
 
@@ -73,7 +76,7 @@ export const make = (context: Context): Resumption => {
       oversize: onOversize
     }).pipe(Effect.ignore)
 
-  const resume: Resumption["resume"] = Effect.fnUntraced(function*(at, done, giveUp, who, immediately) {
+  const resume: Resumption["resume"] = Effect.fnUntraced(function*(at, done, giveUp, who, immediately, answered) {
     const g = session.generation
     const stale = () => session.closed || done() || session.generation !== g
     const budget = Reconnects.budget()
@@ -97,6 +100,7 @@ export const make = (context: Context): Resumption => {
         if (status < 200 || status >= 300) return status
         session.confirm(sentWith)
         if (mediaType(response) !== "text/event-stream") return "a GET answer that is not an event stream"
+        yield* answered
         yield* events(Inflate.body(response), at, stale, (bytes) => {
           receiver.diagnose(`skipped a ${bytes}-byte event over the ${maxMessageBytes}-byte limit`)
           return true
@@ -109,6 +113,8 @@ export const make = (context: Context): Resumption => {
       if (typeof outcome === "number" && Reconnects.isRefusal(outcome) && ++refusals >= Reconnects.MAX_REFUSALS) {
         return giveUp(`the server refused its GET ${refusals} times (HTTP ${outcome})`)
       }
+      // A refused or failed GET that is tried again: its answer has come all the same.
+      yield* answered
       attempt = at.events > seen ? 0 : attempt + 1
       if (attempt >= context.maxResumeAttempts) {
         const why = typeof outcome === "number" ? `HTTP ${outcome}` : outcome
