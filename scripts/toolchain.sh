@@ -43,7 +43,10 @@ if ! [ -x "$bin/pnpm" ]; then
   stop_ticker() {
     if [ -n "$ticker" ]; then kill "$ticker" 2>/dev/null || true; wait "$ticker" 2>/dev/null || true; ticker=""; fi
   }
-  trap 'stop_ticker; rm -rf "$tmp"' EXIT
+  # Only this shell cleans up: the ticker below is a subshell, which inherits this trap and runs it when it is killed
+  # (before it can clear it, when a step is quick), and it would remove the folder being installed.
+  owner="$BASHPID"
+  trap 'if [ "$BASHPID" = "$owner" ]; then stop_ticker; rm -rf "$tmp"; fi' EXIT
   echo '{"name":"mcp-fleet-toolchain","private":true}' > "$tmp/package.json"
   interval="${MCP_FLEET_PROGRESS_INTERVAL:-5}"
   registry="$(npm config get registry 2>/dev/null || echo "the npm registry")"
@@ -76,7 +79,6 @@ if ! [ -x "$bin/pnpm" ]; then
   # until killed. `base` is read before npm starts (not in the background, where npm could already have written).
   measure() {
     local started=$SECONDS kb base="$1"
-    trap - EXIT
     while sleep "$interval"; do
       kb="$(du -sk "$tmp" 2>/dev/null | cut -f1 || true)"
       echo "toolchain: $step: $(( (${kb:-0} - ${base:-0}) / 1024 )) MB on disk so far, $((SECONDS - started)) s" >&2
