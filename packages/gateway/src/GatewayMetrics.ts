@@ -19,11 +19,12 @@
  *
  * @since 0.1.0
  */
+import { Telemetry } from "@mcp-fleet/transport"
 import type * as Context from "effect/Context"
 import * as Metric from "effect/Metric"
 
-/** The OpenTelemetry MCP semantic conventions' histogram boundaries, in seconds. */
-const BOUNDARIES = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300]
+/** The OpenTelemetry MCP semantic conventions' histogram boundaries, in seconds (the client's, the same for a server). */
+const BOUNDARIES = Telemetry.DURATION_BOUNDARIES
 
 /**
  * @since 0.1.0
